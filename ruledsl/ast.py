@@ -1,0 +1,458 @@
+"""AST of a .game file: attrs nodes, each with the source span it came from."""
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .errors import Span
+
+node = attrs.frozen(kw_only=True)
+
+
+# ---------------------------------------------------------------- expressions
+@node
+class Expr:
+    span: Span
+
+
+@node
+class Int(Expr):
+    value: int
+
+
+@node
+class Str(Expr):
+    parts: tuple  # str pieces and Expr pieces (interpolation)
+
+
+@node
+class Bool(Expr):
+    value: bool
+
+
+@node
+class NoneLit(Expr):
+    pass
+
+
+@node
+class Name(Expr):
+    name: str
+
+
+@node
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@node
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@node
+class Call(Expr):
+    name: str
+    args: tuple
+
+
+@node
+class Aggregate(Expr):
+    func: str
+    var: str
+    source: Expr
+    where: Expr | None
+    value: Expr | None
+
+
+@node
+class Filter(Expr):
+    var: str
+    source: Expr
+    where: Expr | None
+
+
+@node
+class ListLit(Expr):
+    items: tuple
+
+
+@node
+class Range(Expr):
+    lo: Expr
+    hi: Expr
+
+
+@node
+class Binary(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Not(Expr):
+    operand: Expr
+
+
+@node
+class Neg(Expr):
+    operand: Expr
+
+
+@node
+class Cond(Expr):
+    test: Expr
+    then: Expr
+    other: Expr
+
+
+# ---------------------------------------------------------------- statements
+@node
+class Stmt:
+    span: Span
+
+
+@node
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@node
+class Roll(Stmt):
+    name: str
+    count: int
+    sides: int
+
+
+@node
+class Assign(Stmt):
+    target: Expr
+    op: str
+    value: Expr
+
+
+@node
+class CallStmt(Stmt):
+    call: Call
+
+
+@node
+class If(Stmt):
+    branches: tuple  # ((cond, body), ...)
+    other: tuple | None
+
+
+@node
+class For(Stmt):
+    var: str
+    source: Expr
+    order: Expr | None
+    descending: bool
+    start: Expr | None
+    body: tuple
+
+
+@node
+class While(Stmt):
+    cond: Expr
+    body: tuple
+
+
+@node
+class Repeat(Stmt):
+    count: Expr
+    body: tuple
+
+
+@node
+class Loop(Stmt):
+    body: tuple
+
+
+@node
+class Choose(Stmt):
+    var: str
+    source: Expr
+    where: Expr | None
+    by: Expr
+    label: str | None
+    secret: bool
+
+
+@node
+class Option:
+    span: Span
+    label: str
+    guard: Expr | None
+    body: tuple
+
+
+@node
+class Menu(Stmt):
+    by: Expr
+    label: str | None
+    options: tuple
+
+
+@node
+class May(Stmt):
+    by: Expr
+    label: str
+    guard: Expr | None
+    body: tuple
+
+
+@node
+class MoveCard(Stmt):
+    card: Expr
+    dest: Expr
+    bottom: bool
+
+
+@node
+class Walk(Stmt):
+    target: Expr
+    count: Expr
+    direction: Expr
+
+
+@node
+class Draw(Stmt):
+    count: Expr | None  # None: all
+    source: Expr
+    dest: Expr
+
+
+@node
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@node
+class Say(Stmt):
+    text: Str
+
+
+@node
+class Reveal(Stmt):
+    value: Expr
+
+
+@node
+class Eliminate(Stmt):
+    player: Expr
+
+
+@node
+class EndGame(Stmt):
+    reason: str
+    winner: Expr | None
+
+
+@node
+class Return(Stmt):
+    pass
+
+
+# ---------------------------------------------------------------- declarations
+@node
+class TypeRef:
+    span: Span
+    name: str
+    optional: bool
+
+
+@node
+class Param:
+    span: Span
+    name: str
+    type: TypeRef
+    default: Any = None  # a Value or None
+
+
+@node
+class Value:
+    """A literal in a data row: int, str, bool, None, or a bare name."""
+    span: Span
+    kind: str  # int | str | bool | none | name
+    value: Any
+
+
+@node
+class Decl:
+    span: Span
+    override: bool = False
+
+    @property
+    def key(self) -> str | None:
+        """The name a variant overrides this declaration by."""
+        return getattr(self, "name", None)
+
+
+@node
+class GameDecl(Decl):
+    title: str
+    min_players: int
+    max_players: int
+
+    @property
+    def key(self):
+        return "game"
+
+
+@node
+class Extends(Decl):
+    path: str
+
+    @property
+    def key(self):
+        return None
+
+
+@node
+class Const(Decl):
+    name: str
+    value: Expr
+
+
+@node
+class Enum(Decl):
+    name: str
+    values: tuple
+
+
+@node
+class FieldDecl:
+    span: Span
+    name: str
+    type: TypeRef
+    default: Expr
+    secret: bool = False
+
+
+@node
+class CardRow:
+    span: Span
+    values: tuple
+    copies: int
+
+
+@node
+class CardProduct:
+    span: Span
+    bindings: tuple  # ((name, Expr), ...)
+
+
+@node
+class Cards(Decl):
+    name: str
+    params: tuple
+    label: Str | None
+    rows: tuple  # CardRow | CardProduct
+    fields: tuple
+
+
+@node
+class ExtendCards(Decl):
+    name: str
+    rows: tuple
+    fields: tuple
+
+    @property
+    def key(self):
+        return None
+
+
+@node
+class SpaceRow:
+    span: Span
+    name: str
+    values: tuple
+
+
+@node
+class Board(Decl):
+    name: str
+    params: tuple
+    topology: str | None
+    spaces: tuple
+    links: tuple  # ((a, b, span), ...)
+    fields: tuple
+
+
+@node
+class Fields(Decl):
+    owner: str  # player | shared
+    fields: tuple
+
+    @property
+    def key(self):
+        return None
+
+
+@node
+class Zone(Decl):
+    name: str
+    per: str | None
+    cards: str
+    visibility: str
+    show: tuple
+    refill: str | None
+
+
+@node
+class Def(Decl):
+    name: str
+    params: tuple
+    body: Expr
+
+
+@node
+class Rule(Decl):
+    name: str
+    params: tuple
+    body: tuple
+
+
+@node
+class Trigger(Decl):
+    kind: str  # pass | land
+    board: str
+    params: tuple
+    body: tuple
+
+    @property
+    def key(self):
+        return f"on {self.kind} {self.board}"
+
+
+@node
+class EndWhen(Decl):
+    name: str
+    reason: str
+    cond: Expr
+    winner: Expr | None
+
+
+@node
+class Score(Decl):
+    kind: str  # score | tiebreak
+    var: str
+    value: Expr
+
+    @property
+    def key(self):
+        return self.kind
+
+
+@node
+class Module:
+    """One parsed file."""
+    path: str
+    source: str
+    decls: tuple

@@ -1,0 +1,477 @@
+"""Check stage, part 2: types of expressions and statements inside bodies."""
+from __future__ import annotations
+
+from . import ast
+from .errors import Diagnostic
+from .types import ANY, BOOL, DIRECTION, INT, NONE, PLAYER, STR, T, assignable, coll, comparable, elem_of
+
+AGGREGATES = ("count", "sum", "max", "min", "any", "all", "first", "best")
+GLOBAL_COLLECTIONS = {"players": coll(PLAYER), "seats": coll(PLAYER)}
+GLOBAL_VALUES = {"player_count": INT}
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.names: dict = {}
+
+    def lookup(self, name):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def child(self):
+        return Scope(self)
+
+
+class BodyChecker:
+    """Types expressions and statements; records every error, never stops early."""
+
+    def __init__(self, model, errors: list):
+        self.m = model
+        self.errors = errors
+        self.in_rule = False
+
+    def err(self, node, code, msg):
+        self.errors.append(Diagnostic(node.span, code, msg))
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e, scope) -> T:
+        t = getattr(self, "x_" + type(e).__name__)(e, scope)
+        self.m.types[id(e)] = t
+        self.m.keep.append(e)
+        return t
+
+    def want(self, e, scope, want: T, what: str) -> T:
+        t = self.expr(e, scope)
+        if not assignable(t, want):
+            self.err(e, "E201", f"{what} must be {want}, not {t}")
+        return t
+
+    def x_Int(self, e, scope):
+        return INT
+
+    def x_Bool(self, e, scope):
+        return BOOL
+
+    def x_NoneLit(self, e, scope):
+        return NONE
+
+    def x_Str(self, e, scope):
+        for part in e.parts:
+            if not isinstance(part, str):
+                self.expr(part, scope)
+        return STR
+
+    def x_Name(self, e, scope):
+        if scope.lookup(e.name) is not None:
+            self.m.local_ids.add(id(e))
+        t = self.name_type(e.name, scope)
+        if t is None:
+            self.err(e, "E202", f"unknown name '{e.name}'")
+            return ANY
+        return t
+
+    def name_type(self, name, scope):
+        local = scope.lookup(name)
+        if local is not None:
+            return local
+        m = self.m
+        if name in GLOBAL_COLLECTIONS:
+            return GLOBAL_COLLECTIONS[name]
+        if name in GLOBAL_VALUES:
+            return GLOBAL_VALUES[name]
+        if name in m.const_types:
+            return m.const_types[name]
+        if name in m.shared_fields:
+            return m.resolve_type(m.shared_fields[name].type) or ANY
+        if name in m.enum_of_value:
+            return T("enum", m.enum_of_value[name][0])
+        if name in m.board_of_space:
+            return T("space", m.board_of_space[name][0])
+        if name in m.zones:
+            return T("zone", m.zones[name].cards)
+        if name in m.enums:
+            return coll(T("enum", name))
+        if name in m.boards:
+            return coll(T("space", name))
+        if name in m.cardsets:
+            return coll(T("card", name))
+        return None
+
+    def x_Attr(self, e, scope):
+        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and scope.lookup(e.obj.name) is None:
+            if e.name not in self.m.enums[e.obj.name]:
+                self.err(e, "E203", f"enum '{e.obj.name}' has no value '{e.name}'")
+            return T("enum", e.obj.name)
+        ot = self.expr(e.obj, scope)
+        t = self.attr_type(ot, e.name)
+        if t is None:
+            self.err(e, "E204", f"{ot} has no attribute '{e.name}'")
+            return ANY
+        return t
+
+    def attr_type(self, ot: T, name: str):
+        m = self.m
+        if ot.kind == "any":
+            return ANY
+        if ot.kind == "player":
+            if name in m.player_fields:
+                return m.resolve_type(m.player_fields[name].type) or ANY
+            return {"seat": INT, "alive": BOOL}.get(name)
+        if ot.kind == "space":
+            b = m.boards[ot.name]
+            if name in b.params:
+                return b.params[name]
+            if name in b.fields:
+                return m.resolve_type(b.fields[name].type) or ANY
+            return None
+        if ot.kind == "card":
+            c = m.cardsets[ot.name]
+            if name in c.params:
+                return c.params[name]
+            if name in c.fields:
+                return m.resolve_type(c.fields[name].type) or ANY
+        return None
+
+    def x_Index(self, e, scope):
+        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.zones and scope.lookup(e.obj.name) is None:
+            zone = self.m.zones[e.obj.name]
+            if zone.per is None:
+                self.err(e, "E205", f"zone '{zone.name}' is not per anything; write just '{zone.name}'")
+                self.expr(e.index, scope)
+            else:
+                self.want(e.index, scope, self.key_type(zone), f"the key of zone '{zone.name}'")
+            self.m.types[id(e.obj)] = T("zone", zone.cards)
+            return T("zone", zone.cards)
+        ot = self.expr(e.obj, scope)
+        self.want(e.index, scope, INT, "an index")
+        if ot.kind == "coll":
+            return ot.elem
+        if ot.kind != "any":
+            self.err(e, "E206", f"{ot} cannot be indexed")
+        return ANY
+
+    def key_type(self, zone) -> T:
+        if zone.per == "player":
+            return PLAYER
+        if zone.per in self.m.enums:
+            return T("enum", zone.per)
+        if zone.per in self.m.boards:
+            return T("space", zone.per)
+        if zone.per in self.m.cardsets:
+            return T("card", zone.per)
+        return ANY
+
+    def x_Call(self, e, scope):
+        from .builtins import BUILTINS
+        if e.name in self.m.defs:
+            d = self.m.defs[e.name]
+            self.call_args(e, d.params, scope)
+            return self.m.types.get(("def", e.name), ANY)
+        if e.name in self.m.rules:
+            self.err(e, "E207", f"rule '{e.name}' has effects; call it as a statement, not inside an expression")
+            return ANY
+        if e.name in BUILTINS:
+            return BUILTINS[e.name].check(self, e, scope)
+        if e.name in AGGREGATES:
+            self.err(e, "E208", f"'{e.name}' takes a binding: write {e.name}(x in S ...)")
+            return ANY
+        self.err(e, "E209", f"unknown function '{e.name}'")
+        for a in e.args:
+            self.expr(a, scope)
+        return ANY
+
+    def call_args(self, e, params, scope):
+        if len(e.args) != len(params):
+            self.err(e, "E210", f"'{e.name}' takes {len(params)} argument(s), got {len(e.args)}")
+        for arg, p in zip(e.args, params):
+            want = self.m.resolve_type(p.type) or ANY
+            self.want(arg, scope, want, f"argument '{p.name}' of '{e.name}'")
+        for arg in e.args[len(params):]:
+            self.expr(arg, scope)
+
+    def binder(self, e, scope):
+        st = self.expr(e.source, scope)
+        el = elem_of(st)
+        if el is None:
+            self.err(e.source, "E211", f"cannot iterate over {st}")
+            el = ANY
+        inner = scope.child()
+        inner.names[e.var] = el
+        if e.where is not None:
+            self.want(e.where, inner, BOOL, "a 'where' condition")
+        return el, inner
+
+    def x_Aggregate(self, e, scope):
+        if e.func not in AGGREGATES:
+            self.err(e, "E212", f"unknown aggregate '{e.func}'; use one of {', '.join(AGGREGATES)}")
+            return ANY
+        el, inner = self.binder(e, scope)
+        f = e.func
+        if f in ("count", "first"):
+            if e.value is not None:
+                self.err(e.value, "E213", f"'{f}' takes no ': value' part; use 'where'")
+            return INT if f == "count" else el
+        if e.value is None:
+            if f in ("any", "all") and e.where is not None:
+                return BOOL
+            self.err(e, "E214", f"'{f}' needs a value: write {f}(x in S: expr)")
+            return ANY
+        if f in ("any", "all"):
+            self.want(e.value, inner, BOOL, f"the value of '{f}'")
+            return BOOL
+        self.want(e.value, inner, INT, f"the value of '{f}'")
+        return el if f == "best" else INT
+
+    def x_Filter(self, e, scope):
+        el, _ = self.binder(e, scope)
+        return coll(el)
+
+    def x_ListLit(self, e, scope):
+        if not e.items:
+            return coll(ANY)
+        first = self.expr(e.items[0], scope)
+        for item in e.items[1:]:
+            self.want(item, scope, first, "every item of a list")
+        return coll(first)
+
+    def x_Range(self, e, scope):
+        self.want(e.lo, scope, INT, "a range bound")
+        self.want(e.hi, scope, INT, "a range bound")
+        return coll(INT)
+
+    def x_Binary(self, e, scope):
+        op = e.op
+        if op in ("and", "or"):
+            self.want(e.left, scope, BOOL, f"each side of '{op}'")
+            self.want(e.right, scope, BOOL, f"each side of '{op}'")
+            return BOOL
+        if op in ("+", "-", "*", "/", "%"):
+            self.want(e.left, scope, INT, f"each side of '{op}'")
+            self.want(e.right, scope, INT, f"each side of '{op}'")
+            return INT
+        if op in ("<", "<=", ">", ">="):
+            self.want(e.left, scope, INT, f"each side of '{op}'")
+            self.want(e.right, scope, INT, f"each side of '{op}'")
+            return BOOL
+        if op == "in":
+            lt = self.expr(e.left, scope)
+            rt = self.expr(e.right, scope)
+            el = elem_of(rt)
+            if el is None:
+                self.err(e.right, "E211", f"cannot look inside {rt}")
+            elif not comparable(lt, el):
+                self.err(e, "E215", f"cannot look for {lt} in {rt}")
+            return BOOL
+        lt = self.expr(e.left, scope)
+        rt = self.expr(e.right, scope)
+        if not comparable(lt, rt):
+            self.err(e, "E215", f"cannot compare {lt} with {rt}")
+        return BOOL
+
+    def x_Not(self, e, scope):
+        self.want(e.operand, scope, BOOL, "the operand of 'not'")
+        return BOOL
+
+    def x_Neg(self, e, scope):
+        self.want(e.operand, scope, INT, "the operand of '-'")
+        return INT
+
+    def x_Cond(self, e, scope):
+        self.want(e.test, scope, BOOL, "an 'if' condition")
+        a = self.expr(e.then, scope)
+        b = self.expr(e.other, scope)
+        if not comparable(a, b):
+            self.err(e, "E216", f"both branches must have one type, not {a} and {b}")
+        return a if a != NONE else b
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts, scope):
+        for s in stmts:
+            getattr(self, "s_" + type(s).__name__)(s, scope)
+
+    def declare(self, node, scope, name, t):
+        if name in scope.names:
+            self.err(node, "E220", f"'{name}' is already defined in this block")
+        scope.names[name] = t
+
+    def s_Let(self, s, scope):
+        t = self.expr(s.value, scope)
+        self.declare(s, scope, s.name, t)
+
+    def s_Roll(self, s, scope):
+        if s.count < 1 or s.count > 100 or s.sides < 1 or s.sides > 1000:
+            self.err(s, "E221", f"dice {s.count}d{s.sides}: 1-100 dice of 1-1000 sides")
+        self.declare(s, scope, s.name, INT)
+
+    def s_Assign(self, s, scope):
+        target = s.target
+        tt = self.assign_target(target, scope)
+        if s.op == "=":
+            self.want(s.value, scope, tt, f"the new value of '{_show(target)}'")
+        else:
+            if tt not in (INT, ANY):
+                self.err(s, "E222", f"'{s.op}' needs an int target, not {tt}")
+            self.want(s.value, scope, INT, f"the right side of '{s.op}'")
+
+    def assign_target(self, target, scope) -> T:
+        if isinstance(target, ast.Name):
+            local = scope.lookup(target.name)
+            if local is not None:
+                self.m.local_ids.add(id(target))
+                return local
+            if target.name in self.m.shared_fields:
+                return self.expr(target, scope)
+            if self.name_type(target.name, scope) is not None:
+                self.err(target, "E223", f"'{target.name}' cannot be assigned")
+                return ANY
+            self.err(target, "E202", f"unknown name '{target.name}'")
+            return ANY
+        if isinstance(target, ast.Attr):
+            t = self.expr(target, scope)
+            ot = self.m.type_of(target.obj)
+            if not self.is_field(ot, target.name):
+                self.err(target, "E223", f"'{target.name}' of {ot} is fixed; only fields can change")
+            return t
+        self.err(target, "E223", "only names and fields can be assigned")
+        return ANY
+
+    def is_field(self, ot, name):
+        m = self.m
+        if ot.kind == "player":
+            return name in m.player_fields
+        if ot.kind == "space":
+            return name in m.boards[ot.name].fields
+        if ot.kind == "card":
+            return name in m.cardsets[ot.name].fields
+        return ot.kind == "any"
+
+    def s_CallStmt(self, s, scope):
+        call = s.call
+        if call.name in self.m.rules:
+            self.call_args(call, self.m.rules[call.name].params, scope)
+        elif call.name in self.m.defs:
+            self.err(s, "E224", f"'{call.name}' is a def (a value); use it inside an expression")
+        else:
+            self.err(call, "E225", f"unknown rule '{call.name}'")
+            for a in call.args:
+                self.expr(a, scope)
+
+    def s_If(self, s, scope):
+        for cond, body in s.branches:
+            self.want(cond, scope, BOOL, "an 'if' condition")
+            self.block(body, scope.child())
+        if s.other is not None:
+            self.block(s.other, scope.child())
+
+    def s_For(self, s, scope):
+        st = self.expr(s.source, scope)
+        el = elem_of(st)
+        if el is None:
+            self.err(s.source, "E211", f"cannot iterate over {st}")
+            el = ANY
+        inner = scope.child()
+        inner.names[s.var] = el
+        if s.order is not None:
+            self.want(s.order, inner, INT, "a 'by' key")
+        if s.start is not None:
+            if el not in (PLAYER, ANY):
+                self.err(s.start, "E226", "'from' needs a loop over players")
+            self.want(s.start, scope, PLAYER, "the 'from' player")
+        self.block(s.body, inner)
+
+    def s_While(self, s, scope):
+        self.want(s.cond, scope, BOOL, "a 'while' condition")
+        self.block(s.body, scope.child())
+
+    def s_Repeat(self, s, scope):
+        self.want(s.count, scope, INT, "a 'repeat' count")
+        self.block(s.body, scope.child())
+
+    def s_Loop(self, s, scope):
+        self.block(s.body, scope.child())
+
+    def s_Choose(self, s, scope):
+        el, inner = self.binder(s, scope)
+        self.want(s.by, scope, PLAYER, "the chooser ('by')")
+        self.declare(s, scope, s.var, el)
+
+    def s_Menu(self, s, scope):
+        self.want(s.by, scope, PLAYER, "the chooser ('by')")
+        seen = set()
+        for opt in s.options:
+            if opt.label in seen:
+                self.err(opt, "E227", f"option '{opt.label}' appears twice")
+            seen.add(opt.label)
+            if opt.guard is not None:
+                self.want(opt.guard, scope, BOOL, "an option's condition")
+            self.block(opt.body, scope.child())
+
+    def s_May(self, s, scope):
+        self.want(s.by, scope, PLAYER, "the chooser of 'may'")
+        if s.guard is not None:
+            self.want(s.guard, scope, BOOL, "a 'may' condition")
+        self.block(s.body, scope.child())
+
+    def s_MoveCard(self, s, scope):
+        ct = self.expr(s.card, scope)
+        zt = self.expr(s.dest, scope)
+        if zt.kind not in ("zone", "any"):
+            self.err(s.dest, "E228", f"cards move to a zone, not {zt}")
+        elif ct.kind not in ("card", "any"):
+            self.err(s.card, "E228", f"only cards move between zones, not {ct}")
+        elif ct.kind == "card" and zt.kind == "zone" and ct.name != zt.name:
+            self.err(s, "E228", f"zone holds {zt.name} cards, not {ct.name}")
+
+    def s_Walk(self, s, scope):
+        tt = self.assign_target(s.target, scope)
+        if tt.kind not in ("space", "any"):
+            self.err(s.target, "E229", f"'move ... by' moves a space-valued field, not {tt}")
+        elif tt.kind == "space" and self.m.boards[tt.name].decl.topology not in ("loop", "line"):
+            self.err(s.target, "E229", f"board '{tt.name}' has no track order: give it 'loop' or 'line'")
+        self.want(s.count, scope, INT, "a step count")
+        self.want(s.direction, scope, T("enum", DIRECTION), "a direction")
+
+    def s_Draw(self, s, scope):
+        if s.count is not None:
+            self.want(s.count, scope, INT, "a draw count")
+        a = self.expr(s.source, scope)
+        b = self.expr(s.dest, scope)
+        for node, t in ((s.source, a), (s.dest, b)):
+            if t.kind not in ("zone", "any"):
+                self.err(node, "E228", f"draw works on zones, not {t}")
+        if a.kind == b.kind == "zone" and a.name != b.name:
+            self.err(s, "E228", f"cannot draw {a.name} cards into a zone of {b.name}")
+
+    def s_Shuffle(self, s, scope):
+        t = self.expr(s.zone, scope)
+        if t.kind not in ("zone", "any"):
+            self.err(s.zone, "E228", f"only zones can be shuffled, not {t}")
+
+    def s_Say(self, s, scope):
+        self.expr(s.text, scope)
+
+    def s_Reveal(self, s, scope):
+        self.expr(s.value, scope)
+
+    def s_Eliminate(self, s, scope):
+        self.want(s.player, scope, PLAYER, "who is eliminated")
+
+    def s_EndGame(self, s, scope):
+        if s.winner is not None:
+            self.want(s.winner, scope, PLAYER, "the winner")
+
+    def s_Return(self, s, scope):
+        pass
+
+
+def _show(e) -> str:
+    if isinstance(e, ast.Name):
+        return e.name
+    if isinstance(e, ast.Attr):
+        return f"{_show(e.obj)}.{e.name}"
+    return "..."

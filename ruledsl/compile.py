@@ -1,0 +1,296 @@
+"""Compile stage: the checked game becomes a Program of Code blocks (a state machine).
+
+Each rule compiles to a flat list of ops; a state is (rule, pc), transitions are
+pc moves and jumps, and decision points are the ops that pause the Machine.
+"""
+from __future__ import annotations
+
+import itertools
+
+from . import ast
+from .compile_expr import ExprCompiler
+from .errors import GameRuntimeError
+from .program import BoardRT, Card, Code, EndRT, Program
+from .runtime import Decision
+from .types import T
+
+_uid = itertools.count()
+
+
+def compile_game(model, path: str) -> Program:
+    prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
+    prog.enums = {k: list(v) for k, v in model.enums.items()}
+    ex = ExprCompiler(model, prog)
+    _tables(model, prog, ex)
+    for name, d in model.defs.items():
+        prog.def_bodies[name] = [None]
+    for name, d in model.defs.items():
+        prog.def_bodies[name][0] = ex(d.body)
+    sc = StmtCompiler(model, prog, ex)
+    for name, rule in model.rules.items():
+        prog.rules[name] = sc.code(name, rule, rule.body)
+    for (kind, board), trig in model.triggers.items():
+        prog.triggers[(kind, board)] = sc.code(f"on {kind} {board}", trig, trig.body)
+    for end in model.ends:
+        prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span))
+    if model.score is not None:
+        prog.score_fn, prog.score_var = ex(model.score.value), model.score.var
+    prog.tiebreaks = [_bind_var(ex(t.value), t.var, prog.score_var) for t in model.tiebreaks]
+    return prog
+
+
+def _bind_var(fn, var, as_var):
+    if var == as_var:
+        return fn
+    return lambda w, env: fn(w, {var: env[as_var]})
+
+
+def _tables(model, prog, ex):
+    for name, c in model.consts.items():
+        prog.consts.append((name, ex(c.value)))
+    for owner, table, out in (("shared", model.shared_fields, prog.shared_fields),
+                              ("player", model.player_fields, prog.player_fields)):
+        for name, f in table.items():
+            out.append((name, ex(f.default)))
+            _labeler(model, prog, owner, f)
+            if f.secret:
+                prog.secret_player_fields[name] = True
+    for name, info in model.boards.items():
+        spaces = info.spaces
+        attrs_of = {a: {} for a in info.params}
+        for row in info.decl.spaces:
+            vals = _row_values(row.values, info.params, info.defaults)
+            for a, v in vals.items():
+                attrs_of[a][row.name] = v
+        fwd, bwd = {}, {}
+        topo = info.decl.topology
+        for i, s in enumerate(spaces):
+            if i + 1 < len(spaces) or topo == "loop":
+                nxt = spaces[(i + 1) % len(spaces)]
+                fwd[s], bwd[nxt] = nxt, s
+        for s in spaces:
+            fwd.setdefault(s, s)
+            bwd.setdefault(s, s)
+        fields = [(f.name, ex(f.default)) for f in info.fields.values()]
+        for f in info.fields.values():
+            _labeler(model, prog, name, f)
+        prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields)
+    for name, cs in model.cardsets.items():
+        ids = []
+        for attrs_ in _expand(cs, ex):
+            cid = len(prog.cards)
+            prog.cards.append(Card(cid, name, attrs_, _card_label(cs, attrs_, ex, model)))
+            ids.append(cid)
+        prog.cardset_ids[name] = ids
+        if cs.fields:
+            prog.card_fields[name] = [(f.name, ex(f.default)) for f in cs.fields.values()]
+    prog.zones = dict(model.zones)
+    prog.zone_order = list(model.zones)
+
+
+def _labeler(model, prog, owner, f):
+    t = model.resolve_type(f.type)
+    if t is not None and t.kind not in ("int", "bool"):
+        prog.field_labelers[(owner, f.name)] = prog.labeler(t)
+
+
+def _row_values(values, params, defaults) -> dict:
+    out = {}
+    for name, v in zip(params, values):
+        out[name] = v.value
+    for name in list(params)[len(values):]:
+        out[name] = defaults[name].value
+    return out
+
+
+def _expand(cs, ex):
+    for row in cs.rows:
+        if isinstance(row, ast.CardRow):
+            vals = _row_values(row.values, cs.params, cs.defaults)
+            for _ in range(row.copies):
+                yield dict(vals)
+            continue
+        names = [n for n, _ in row.bindings]
+        domains = [ex(e)(None, {}) for _, e in row.bindings]
+        for combo in itertools.product(*domains):
+            vals = {n: cs.defaults[n].value for n in cs.params if n in cs.defaults}
+            vals.update(zip(names, combo))
+            yield vals
+
+
+def _card_label(cs, attrs_, ex, model) -> str:
+    if cs.decl.label is not None:
+        return ex(cs.decl.label)(None, attrs_)
+    shown = [str(v) for n, v in attrs_.items()
+             if not (n in cs.defaults and cs.defaults[n].value == v)]
+    return " ".join(shown) or cs.decl.name
+
+
+class StmtCompiler:
+    def __init__(self, model, prog, ex):
+        self.m, self.p, self.x = model, prog, ex
+
+    def code(self, name, decl, body) -> Code:
+        code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
+        self.block(code, body)
+        return code
+
+    def emit(self, code, kind, span, op) -> int:
+        code.ops.append(op)
+        code.spans.append(span)
+        code.kinds.append(kind)
+        return len(code.ops) - 1
+
+    def block(self, code, stmts):
+        for s in stmts:
+            getattr(self, "s_" + type(s).__name__)(code, s)
+
+    def simple(self, code, s, effect):
+        def op(vm, fr):
+            effect(vm, fr.env)
+            fr.pc += 1
+        self.emit(code, type(s).__name__.lower(), s.span, op)
+
+    def jump_placeholder(self, code, s, kind):
+        return self.emit(code, kind, s.span, None)
+
+    def patch(self, code, at, op):
+        code.ops[at] = op
+
+    # ------------------------------------------------------------ simple effects
+    def s_Let(self, code, s):
+        f, name = self.x(s.value), s.name
+
+        def let(vm, env):
+            env[name] = f(vm.w, env)
+        self.simple(code, s, let)
+
+    def s_Roll(self, code, s):
+        name, count, sides, span = s.name, s.count, s.sides, s.span
+
+        def roll(vm, env):
+            env[name] = sum(vm.roll(count, sides, span))
+        self.simple(code, s, roll)
+
+    def s_Assign(self, code, s):
+        value = self.x(s.value)
+        setter = self.setter(s.target)
+        getter = self.x(s.target) if s.op != "=" else None
+        sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
+
+        def assign(vm, env):
+            w = vm.w
+            v = value(w, env)
+            if sign:
+                v = getter(w, env) + sign * v
+            setter(w, env, v)
+        self.simple(code, s, assign)
+
+    def setter(self, target):
+        """A closure (w, env, value) that stores into a local, shared or entity field."""
+        if isinstance(target, ast.Name):
+            name = target.name
+            if id(target) in self.m.local_ids:
+                return lambda w, env, v: env.__setitem__(name, v)
+            return lambda w, env, v: w.shared.__setitem__(name, v)
+        obj, name, span = self.x(target.obj), target.name, target.span
+        ot = self.m.type_of(target.obj)
+
+        def need(w, env):
+            o = obj(w, env)
+            if o is None:
+                raise GameRuntimeError(span, "R001", "this value is none here, so it has no fields")
+            return o
+        if ot.kind == "player":
+            return lambda w, env, v: w.players[need(w, env)].__setitem__(name, v)
+        if ot.kind == "space":
+            board = ot.name
+            return lambda w, env, v: w.spaces[board][need(w, env)].__setitem__(name, v)
+        return lambda w, env, v: w.cardf[need(w, env)].__setitem__(name, v)
+
+    def s_CallStmt(self, code, s):
+        args = [self.x(a) for a in s.call.args]
+        rule = s.call.name
+        names = [p.name for p in self.m.rules[rule].params]
+        rules = self.p.rules
+
+        def call(vm, fr):
+            env = {n: a(vm.w, fr.env) for n, a in zip(names, args)}
+            fr.pc += 1
+            vm.call(rules[rule], env)
+        self.emit(code, "call", s.span, call)
+
+    def s_MoveCard(self, code, s):
+        card, dest, bottom, span = self.x(s.card), self.x(s.dest), s.bottom, s.span
+
+        def move(vm, env):
+            c = card(vm.w, env)
+            if c is None:
+                raise GameRuntimeError(span, "R005", "there is no card to move (none)")
+            vm.w.put(c, dest(vm.w, env), bottom)
+        self.simple(code, s, move)
+
+    def s_Draw(self, code, s):
+        count = self.x(s.count) if s.count is not None else None
+        src, dst = self.x(s.source), self.x(s.dest)
+
+        def draw(vm, env):
+            w = vm.w
+            a, b = src(w, env), dst(w, env)
+            n = count(w, env) if count else len(w.zone(a))
+            for _ in range(n):
+                if not w.zone(a) and not self.refill(vm, a):
+                    break
+                w.put(w.zone(a)[0], b)
+        self.simple(code, s, draw)
+
+    def refill(self, vm, key) -> bool:
+        source = self.p.zones[key[0]].refill
+        w = vm.w
+        if source is None or not w.zone((source, None)):
+            return False
+        for c in list(w.zone((source, None))):
+            w.put(c, key, bottom=True)
+        vm.shuffle_zone(key)
+        return True
+
+    def s_Shuffle(self, code, s):
+        zone = self.x(s.zone)
+        self.simple(code, s, lambda vm, env: vm.shuffle_zone(zone(vm.w, env)))
+
+    def s_Say(self, code, s):
+        text = self.x(s.text)
+        self.simple(code, s, lambda vm, env: vm.emit("say", text=text(vm.w, env)))
+
+    def s_Reveal(self, code, s):
+        value, lab = self.x(s.value), self.p.labeler(self.m.type_of(s.value))
+        self.simple(code, s, lambda vm, env: vm.emit("reveal", text=lab(value(vm.w, env))))
+
+    def s_Eliminate(self, code, s):
+        who = self.x(s.player)
+
+        def eliminate(vm, env):
+            p = who(vm.w, env)
+            if p is not None and vm.w.alive[p]:
+                vm.w.alive[p] = False
+                vm.w.out_order.append(p)
+                vm.emit("eliminate", seat=p)
+        self.simple(code, s, eliminate)
+
+    def s_EndGame(self, code, s):
+        winner = self.x(s.winner) if s.winner is not None else None
+        reason = s.reason
+
+        def end(vm, fr):
+            vm.finish(reason, winner=winner(vm.w, fr.env) if winner else None)
+            return True
+        self.emit(code, "end", s.span, end)
+
+    def s_Return(self, code, s):
+        def ret(vm, fr):
+            fr.pc = len(fr.code.ops)
+        self.emit(code, "return", s.span, ret)
+
+    # ------------------------------------------------------------ control flow
+    from .compile_flow import s_For, s_If, s_Loop, s_Repeat, s_Walk, s_While  # noqa: E402
+    from .compile_decide import s_Choose, s_May, s_Menu  # noqa: E402

@@ -1,0 +1,109 @@
+"""Compile stage: decision points (choose, menu, may). Each op pauses the Machine."""
+from __future__ import annotations
+
+from .errors import GameRuntimeError
+from .runtime import Decision
+
+
+def _dedupe(labels, values):
+    """Identical labels are identical choices (e.g. two equal cards): keep the first."""
+    seen, out_l, out_v = set(), [], []
+    for lab, v in zip(labels, values):
+        if lab not in seen:
+            seen.add(lab)
+            out_l.append(lab)
+            out_v.append(v)
+    return out_l, out_v
+
+
+def _chooser(self, by, span):
+    def seat(w, env):
+        p = by(w, env)
+        if p is None:
+            raise GameRuntimeError(span, "R006", "nobody to make this choice (the chooser is none)")
+        return p
+    return seat
+
+
+def s_Choose(self, code, s):
+    src = self.x.source(s.source)
+    where = self.x(s.where) if s.where is not None else None
+    seat = _chooser(self, self.x(s.by), s.span)
+    lab = self.p.labeler(self.m.type_of(s.source).elem if self.m.type_of(s.source).kind == "coll"
+                         else _card_type(self.m.type_of(s.source)))
+    var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
+
+    def bind(vm, fr, value):
+        fr.env[var] = value
+        fr.pc += 1
+
+    def choose(vm, fr):
+        w, env = vm.w, fr.env
+        values = list(src(w, env))
+        if where is not None:
+            e = dict(env)
+            kept = []
+            for v in values:
+                e[var] = v
+                if where(w, e):
+                    kept.append(v)
+            values = kept
+        if not values:
+            raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
+        labels, values = _dedupe([lab(v) for v in values], values)
+        return vm.decide(Decision(seat(w, env), name, labels, values, span, secret, "choose", bind))
+    self.emit(code, "choose", s.span, choose)
+
+
+def _card_type(t):
+    from .types import T
+    return T("card", t.name)
+
+
+def s_Menu(self, code, s):
+    seat = _chooser(self, self.x(s.by), s.span)
+    guards = [self.x(o.guard) if o.guard is not None else None for o in s.options]
+    labels = [o.label for o in s.options]
+    name, span = s.label or "choice", s.span
+    starts = []
+
+    def bind(vm, fr, value):
+        fr.pc = value
+
+    def menu(vm, fr):
+        w, env = vm.w, fr.env
+        offered = [i for i, g in enumerate(guards) if g is None or g(w, env)]
+        if not offered:
+            raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
+        return vm.decide(Decision(seat(w, env), name, [labels[i] for i in offered],
+                                  [starts[i] for i in offered], span, False, "menu", bind))
+    self.emit(code, "menu", s.span, menu)
+    exits = []
+    for opt in s.options:
+        starts.append(len(code.ops))
+        self.block(code, opt.body)
+        ref = [0]
+        exits.append(ref)
+        self.emit(code, "jump", opt.span, lambda vm, fr, ref=ref: setattr(fr, "pc", ref[0]))
+    for ref in exits:
+        ref[0] = len(code.ops)
+
+
+def s_May(self, code, s):
+    seat = _chooser(self, self.x(s.by), s.span)
+    guard = self.x(s.guard) if s.guard is not None else None
+    label, span = s.label, s.span
+    skip = [0]
+
+    def bind(vm, fr, value):
+        fr.pc = fr.pc + 1 if value else skip[0]
+
+    def may(vm, fr):
+        w, env = vm.w, fr.env
+        if guard is not None and not guard(w, env):
+            fr.pc = skip[0]
+            return None
+        return vm.decide(Decision(seat(w, env), label, [label, "pass"], [True, False], span, False, "may", bind))
+    self.emit(code, "may", s.span, may)
+    self.block(code, s.body)
+    skip[0] = len(code.ops)

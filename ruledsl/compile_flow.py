@@ -1,0 +1,180 @@
+"""Compile stage: control flow (if, for, while, repeat, loop, walking a track).
+
+Functions here are methods of compile.StmtCompiler. Loops keep their iteration
+state in the frame's locals under keys no game name can spell (they start with '#').
+"""
+from __future__ import annotations
+
+import itertools
+
+from .types import PLAYER
+
+_uid = itertools.count()
+
+
+def _goto(target):
+    def op(vm, fr):
+        fr.pc = target[0]
+    return op
+
+
+def s_If(self, code, s):
+    exits = []
+    for cond, body in s.branches:
+        test = self.x(cond)
+        at = self.emit(code, "if", cond.span, None)
+        self.block(code, body)
+        exit_ref = [0]
+        exits.append(exit_ref)
+        self.emit(code, "jump", s.span, _goto(exit_ref))
+        skip = len(code.ops)
+
+        def branch(vm, fr, test=test, skip=skip):
+            fr.pc = fr.pc + 1 if test(vm.w, fr.env) else skip
+        code.ops[at] = branch
+    if s.other is not None:
+        self.block(code, s.other)
+    for ref in exits:
+        ref[0] = len(code.ops)
+
+
+def _order_fn(self, s):
+    """How a for loop lists its items: snapshot, by key, or clockwise from a player."""
+    src = self.x.source(s.source)
+    key = self.x(s.order) if s.order is not None else None
+    start = self.x(s.start) if s.start is not None else None
+    var, desc = s.var, s.descending
+
+    def items(vm, env):
+        w = vm.w
+        xs = list(src(w, env))
+        if start is not None:
+            first = start(w, env)
+            xs = sorted(xs, key=lambda q: (q - first) % w.n)
+        if key is not None:
+            e = dict(env)
+
+            def k(x):
+                e[var] = x
+                return key(w, e)
+            xs = sorted(xs, key=k, reverse=desc) if not desc else _stable_desc(xs, k)
+        return xs
+    return items
+
+
+def _stable_desc(xs, k):
+    keyed = [(k(x), i, x) for i, x in enumerate(xs)]
+    keyed.sort(key=lambda t: (-t[0], t[1]))
+    return [x for _, _, x in keyed]
+
+
+def s_For(self, code, s):
+    items = _order_fn(self, s)
+    var, slot = s.var, f"#for{next(_uid)}"
+    players = self.m.type_of(s.source).elem == PLAYER
+
+    def init(vm, fr):
+        fr.env[slot] = [items(vm, fr.env), 0]
+        fr.pc += 1
+    self.emit(code, "for", s.span, init)
+    head = len(code.ops)
+    exit_ref = [0]
+
+    def step(vm, fr):
+        it = fr.env[slot]
+        xs, alive = it[0], vm.w.alive
+        while it[1] < len(xs):
+            x = xs[it[1]]
+            it[1] += 1
+            if players and not alive[x]:
+                continue  # players knocked out during the loop miss their turn
+            fr.env[var] = x
+            fr.pc += 1
+            return None
+        del fr.env[slot]
+        fr.pc = exit_ref[0]
+    self.emit(code, "for-next", s.span, step)
+    self.block(code, s.body)
+    self.emit(code, "jump", s.span, _goto([head]))
+    exit_ref[0] = len(code.ops)
+
+
+def s_While(self, code, s):
+    test = self.x(s.cond)
+    head = len(code.ops)
+    exit_ref = [0]
+
+    def check(vm, fr):
+        fr.pc = fr.pc + 1 if test(vm.w, fr.env) else exit_ref[0]
+    self.emit(code, "while", s.span, check)
+    self.block(code, s.body)
+    self.emit(code, "jump", s.span, _goto([head]))
+    exit_ref[0] = len(code.ops)
+
+
+def s_Repeat(self, code, s):
+    count, slot = self.x(s.count), f"#rep{next(_uid)}"
+
+    def init(vm, fr):
+        fr.env[slot] = count(vm.w, fr.env)
+        fr.pc += 1
+    self.emit(code, "repeat", s.span, init)
+    head = len(code.ops)
+    exit_ref = [0]
+
+    def check(vm, fr):
+        if fr.env[slot] > 0:
+            fr.env[slot] -= 1
+            fr.pc += 1
+        else:
+            del fr.env[slot]
+            fr.pc = exit_ref[0]
+    self.emit(code, "repeat-next", s.span, check)
+    self.block(code, s.body)
+    self.emit(code, "jump", s.span, _goto([head]))
+    exit_ref[0] = len(code.ops)
+
+
+def s_Loop(self, code, s):
+    head = len(code.ops)
+    self.block(code, s.body)
+    self.emit(code, "jump", s.span, _goto([head]))
+
+
+def s_Walk(self, code, s):
+    """`move X.f by N steps D`: one space at a time, running `on pass` and `on land`."""
+    board = self.m.type_of(s.target).name
+    setter = self.setter(s.target)
+    getter = self.x(s.target)
+    count, direction = self.x(s.count), self.x(s.direction)
+    mover = self.x(s.target.obj) if self.m.type_of(getattr(s.target, "obj", s.target)) == PLAYER else None
+    slot = f"#walk{next(_uid)}"
+    on_pass = self.p.triggers_ref(("pass", board))
+    on_land = self.p.triggers_ref(("land", board))
+    step_space = self.p.step_space
+
+    def init(vm, fr):
+        env = fr.env
+        env[slot] = [count(vm.w, env), direction(vm.w, env), mover(vm.w, env) if mover else None]
+        fr.pc += 1
+    self.emit(code, "walk", s.span, init)
+
+    def step(vm, fr):
+        w, env = vm.w, fr.env
+        st = env[slot]
+        if st[0] <= 0:
+            del env[slot]
+            fr.pc += 1
+            land = on_land()
+            if land is not None:
+                vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
+            return None
+        st[0] -= 1
+        here = step_space(getter(w, env), st[1])
+        setter(w, env, here)
+        trig = on_pass() if st[0] > 0 else None
+        if trig is not None:
+            vm.call(trig, dict(zip(trig.params, (here, st[2]))))
+    # the step op leaves pc alone until the count runs out, so it runs again
+    # (after any `on pass` trigger it called has returned)
+    self.emit(code, "walk-step", s.span, step)

@@ -1,0 +1,108 @@
+"""Load stage: a .game file and the chain of bases it `extends`, merged by name.
+
+A variant file adds declarations and replaces base ones with `override`. The
+merged list keeps the base order, with an override in its base's place.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+import attrs
+
+from . import ast
+from .errors import Diagnostic, RuleError
+from .parse import parse_file
+
+MAX_CHAIN = 16
+
+
+@attrs.define
+class Loaded:
+    path: str
+    decls: list
+    sources: dict  # path -> text
+    chain: list  # paths, base first
+
+    @property
+    def rules_sha256(self) -> str:
+        h = hashlib.sha256()
+        for p in self.chain:
+            h.update(p.encode() + b"\0" + self.sources[p].encode() + b"\0")
+        return h.hexdigest()
+
+
+def load(path: str) -> Loaded:
+    sources: dict = {}
+    chain: list = []
+    errors: list = []
+    decls = _load(path, sources, chain, errors, depth=0)
+    if errors:
+        raise RuleError(errors, sources)
+    return Loaded(path=path, decls=decls, sources=sources, chain=chain)
+
+
+def _load(path, sources, chain, errors, depth):
+    try:
+        module = parse_file(path)
+    except RuleError as err:
+        sources.update(err.sources)
+        errors.extend(err.diagnostics)
+        return []
+    sources[path] = module.source
+    extends = [d for d in module.decls if isinstance(d, ast.Extends)]
+    own = [d for d in module.decls if not isinstance(d, ast.Extends)]
+    if len(extends) > 1:
+        errors.append(Diagnostic(extends[1].span, "E101", "a game can extend only one base"))
+    if not extends:
+        chain.append(path)
+        for d in own:
+            if d.override:
+                errors.append(Diagnostic(d.span, "E102", f"'{d.key}' overrides nothing: this file extends no base game"))
+        return own
+    ext = extends[0]
+    base_path = os.path.normpath(os.path.join(os.path.dirname(path), ext.path))
+    if not os.path.isfile(base_path):
+        errors.append(Diagnostic(ext.span, "E103", f"base game '{ext.path}' not found (looked at {base_path})"))
+        chain.append(path)
+        return own
+    if base_path in chain or depth >= MAX_CHAIN or os.path.abspath(base_path) == os.path.abspath(path):
+        errors.append(Diagnostic(ext.span, "E104", f"'{ext.path}' extends itself through a cycle"))
+        chain.append(path)
+        return own
+    base = _load(base_path, sources, chain, errors, depth + 1)
+    chain.append(path)
+    return merge(base, own, errors)
+
+
+def merge(base: list, variant: list, errors: list) -> list:
+    merged = list(base)
+    index = {}
+    for i, d in enumerate(merged):
+        if d.key is not None:
+            index.setdefault(d.key, i)
+    tiebreaks_replaced = False
+    for d in variant:
+        key = d.key
+        if isinstance(d, ast.ExtendCards):
+            merged.append(d)
+            continue
+        if d.override:
+            if key not in index:
+                errors.append(Diagnostic(d.span, "E105", f"override of '{key}', which the base game does not have"))
+                continue
+            if key == "tiebreak":
+                if not tiebreaks_replaced:
+                    merged = [m for m in merged if m.key != "tiebreak"]
+                    tiebreaks_replaced = True
+                    index = {m.key: i for i, m in reversed(list(enumerate(merged))) if m.key is not None}
+                merged.append(d)
+                continue
+            merged[index[key]] = d
+        elif key is not None and key in index and key != "tiebreak":
+            errors.append(Diagnostic(d.span, "E106", f"'{key}' is already defined by the base game; write 'override' to replace it"))
+        else:
+            if key is not None:
+                index.setdefault(key, len(merged))
+            merged.append(d)
+    return merged

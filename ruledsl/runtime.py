@@ -1,0 +1,195 @@
+"""Runtime, part 2: the Machine steps a compiled program.
+
+The control state is a stack of Frames (rule, pc, locals); the data state is a
+World. Running stops at a decision point (a `Decision` for one seat) or at the
+end of the game (a `Result`). Refusals of illegal choices are results with
+codes, never crashes.
+"""
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from .errors import GameRuntimeError, Span
+
+MAX_DEPTH = 200
+DEFAULT_MAX_OPS = 20_000_000
+
+
+@attrs.define
+class Frame:
+    code: object  # compile.Code
+    pc: int
+    env: dict
+
+
+@attrs.define
+class Decision:
+    seat: int
+    name: str
+    labels: list
+    values: list
+    span: Span
+    secret: bool
+    kind: str  # choose | menu | may
+    bind: object  # bind(machine, frame, value)
+
+    def index_of(self, label: str) -> int | None:
+        try:
+            return self.labels.index(label)
+        except ValueError:
+            return None
+
+
+@attrs.define
+class Result:
+    reason: str
+    winners: list
+    ranking: list
+    scores: list
+    by_rule: bool = True  # False when a step limit stopped the game
+
+
+@attrs.define
+class Refusal:
+    code: str
+    message: str
+    legal: list
+
+
+class RandomChance:
+    """The one seeded random source of a game; chance outcomes are reported."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(f"chance:{seed}")
+
+    def roll(self, count, sides, what):
+        return [self.rng.randint(1, sides) for _ in range(count)]
+
+    def shuffle(self, cards, what):
+        cards = list(cards)
+        self.rng.shuffle(cards)
+        return cards
+
+
+class Machine:
+    def __init__(self, program, n_players: int, chance, listener=None, max_ops: int = DEFAULT_MAX_OPS):
+        from .world import World
+        self.program = program
+        self.chance = chance
+        self.listener = listener or (lambda kind, data: None)
+        self.w = World(program, n_players)
+        self.frames: list = []
+        self.pending: Decision | None = None
+        self.result: Result | None = None
+        self.steps = 0
+        self.ops = 0
+        self.max_ops = max_ops
+        program.init_world(self.w)
+        self.frames.append(Frame(program.rules["flow"], 0, {}))
+        if "setup" in program.rules:
+            self.frames.append(Frame(program.rules["setup"], 0, {}))
+        self.run()
+
+    # ------------------------------------------------------------ events
+    def emit(self, kind, **data):
+        self.listener(kind, data)
+
+    def roll(self, count, sides, span):
+        out = self.chance.roll(count, sides, f"{count}d{sides}")
+        self.emit("chance", what=f"roll {count}d{sides}", outcome=out, line=span.where())
+        return out
+
+    def shuffle_zone(self, key):
+        w = self.w
+        cards = w.zones[key]
+        if len(cards) < 2:
+            return
+        order = self.chance.shuffle(cards, self.program.zone_label(key))
+        w.zones[key] = list(order)
+        self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
+
+    # ------------------------------------------------------------ stepping
+    def call(self, code, env):
+        if len(self.frames) >= MAX_DEPTH:
+            raise GameRuntimeError(code.span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
+        self.frames.append(Frame(code, 0, env))
+
+    def run(self):
+        """Runs until a decision is pending or the game is over."""
+        frames = self.frames
+        while self.result is None:
+            if not frames:
+                self.finish("the flow of play ended")
+                return
+            fr = frames[-1]
+            ops = fr.code.ops
+            if fr.pc >= len(ops):
+                frames.pop()
+                continue
+            stop = ops[fr.pc](self, fr)
+            self.ops += 1
+            if stop is not None:
+                return
+            if self.ops > self.max_ops:
+                self.finish("step limit: too many rule steps", by_rule=False)
+
+    def decide(self, decision: Decision):
+        """Called by a decision op: first the end conditions, then a pause."""
+        if self.check_ends():
+            return True
+        self.pending = decision
+        return True
+
+    def check_ends(self) -> bool:
+        for end in self.program.ends:
+            if end.cond(self.w, {}):
+                winner = end.winner(self.w, {}) if end.winner else None
+                self.finish(end.reason, winner=winner)
+                return True
+        return False
+
+    def legal(self) -> list:
+        return list(self.pending.labels) if self.pending else []
+
+    def choose(self, label: str):
+        """Applies a choice by label; returns a Refusal for an illegal one."""
+        d = self.pending
+        if d is None:
+            return Refusal("R100", "no decision is pending: the game is over", [])
+        i = d.index_of(label)
+        if i is None:
+            return Refusal("R101", f"'{label}' is not a legal choice for {d.name}", list(d.labels))
+        return self.choose_index(i)
+
+    def choose_index(self, i: int):
+        d = self.pending
+        self.pending = None
+        self.steps += 1
+        d.bind(self, self.frames[-1], d.values[i])
+        self.run()
+        return None
+
+    def stop_at_limit(self, reason: str):
+        if self.result is None:
+            self.pending = None
+            self.finish(reason, by_rule=False)
+
+    # ------------------------------------------------------------ the end
+    def finish(self, reason, winner=None, by_rule=True):
+        p, w = self.program, self.w
+        scores = [p.score(w, s) for s in range(w.n)]
+        keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
+        alive = [s for s in range(w.n) if w.alive[s]]
+        ranking = sorted(alive, key=lambda s: keys[s], reverse=True) + list(reversed(w.out_order))
+        if winner is not None:
+            winners = [winner]
+            ranking = [winner] + [s for s in ranking if s != winner]
+        elif alive and by_rule:
+            winners = [s for s in alive if keys[s] == keys[ranking[0]]]
+        else:
+            winners = []
+        self.pending = None
+        self.result = Result(reason=reason, winners=winners, ranking=ranking, scores=scores, by_rule=by_rule)
+        self.emit("end", reason=reason, winners=winners)

@@ -62,6 +62,9 @@ class Checker:
             self.claim(d, d.name, "a card set")
         for d in by_type(ast.Board):
             self.claim(d, d.name, "a board")
+        for d in by_type(ast.Def) + by_type(ast.Rule):
+            self.claim(d, d.name, "a def" if isinstance(d, ast.Def) else "a rule")
+            (self.m.defs if isinstance(d, ast.Def) else self.m.rules)[d.name] = d
         for d in by_type(ast.Board):
             self.board(d)
         for d in by_type(ast.Cards):
@@ -74,9 +77,6 @@ class Checker:
             self.refill(d)
         for d in by_type(ast.Fields):
             self.fields(d)
-        for d in by_type(ast.Def) + by_type(ast.Rule):
-            self.claim(d, d.name, "a def" if isinstance(d, ast.Def) else "a rule")
-            (self.m.defs if isinstance(d, ast.Def) else self.m.rules)[d.name] = d
         for d in by_type(ast.Const):
             self.claim(d, d.name, "a constant")
             self.m.consts[d.name] = d

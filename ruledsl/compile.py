@@ -21,11 +21,12 @@ def compile_game(model, path: str) -> Program:
     prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
     prog.enums = {k: list(v) for k, v in model.enums.items()}
     ex = ExprCompiler(model, prog)
+    for name in model.defs:
+        prog.def_bodies[name] = [None]  # placeholders: defs may call each other
     _tables(model, prog, ex)
     for name, d in model.defs.items():
-        prog.def_bodies[name] = [None]
-    for name, d in model.defs.items():
         prog.def_bodies[name][0] = ex(d.body)
+    _cards(model, prog, ex)  # after defs: card labels may call them
     sc = StmtCompiler(model, prog, ex)
     for name, rule in model.rules.items():
         prog.rules[name] = sc.code(name, rule, rule.body)
@@ -75,6 +76,11 @@ def _tables(model, prog, ex):
         for f in info.fields.values():
             _labeler(model, prog, name, f)
         prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields)
+    prog.zones = dict(model.zones)
+    prog.zone_order = list(model.zones)
+
+
+def _cards(model, prog, ex):
     for name, cs in model.cardsets.items():
         ids = []
         for attrs_ in _expand(cs, ex):
@@ -84,8 +90,6 @@ def _tables(model, prog, ex):
         prog.cardset_ids[name] = ids
         if cs.fields:
             prog.card_fields[name] = [(f.name, ex(f.default)) for f in cs.fields.values()]
-    prog.zones = dict(model.zones)
-    prog.zone_order = list(model.zones)
 
 
 def _labeler(model, prog, owner, f):

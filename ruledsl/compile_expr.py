@@ -72,8 +72,8 @@ class ExprCompiler:
             spaces = list(m.boards[name].spaces)
             return lambda w, env: spaces
         if name in m.cardsets:
-            ids = list(self.p.cardset_ids[name])
-            return lambda w, env: ids
+            ids = self.p.cardset_ids  # filled after defs compile; read late
+            return lambda w, env: list(ids[name])
         raise AssertionError(f"unresolved name {name} of type {t}")  # the checker rules this out
 
     def c_Attr(self, e):

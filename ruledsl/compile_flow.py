@@ -81,6 +81,8 @@ def s_For(self, code, s):
     exit_ref = [0]
 
     def step(vm, fr):
+        if players and vm.check_ends():
+            return True  # a turn boundary: the game may have ended
         it = fr.env[slot]
         xs, alive = it[0], vm.w.alive
         while it[1] < len(xs):

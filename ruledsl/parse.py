@@ -453,10 +453,11 @@ class Builder(Transformer):
 
     @v_args(meta=True)
     def move_stmt(self, meta, ch):
-        return ast.MoveCard(span=self.span(meta), card=ch[0], dest=ch[1], bottom=len(ch) > 2)
+        return ast.MoveCard(span=self.span(meta), card=ch[0], dest=ch[1], bottom=False)
 
-    def at_bottom(self, ch):
-        return "bottom"
+    @v_args(meta=True)
+    def move_under(self, meta, ch):
+        return ast.MoveCard(span=self.span(meta), card=ch[0], dest=ch[1], bottom=True)
 
     @v_args(meta=True)
     def walk_stmt(self, meta, ch):

@@ -37,7 +37,8 @@ class Checker:
             return
         if name in self.global_names:
             prev_what, prev = self.global_names[name]
-            self.err(node, "E302", f"'{name}' is already defined as {prev_what} at {prev.span.where()}")
+            where = f"line {prev.span.line}" if prev.span.path == node.span.path else prev.span.where()
+            self.err(node, "E302", f"'{name}' is already defined as {prev_what} at {where}")
             return
         self.global_names[name] = (what, node)
 
@@ -56,14 +57,10 @@ class Checker:
             if not 1 <= g.min_players <= g.max_players <= 64:
                 self.err(g, "E305", "players must be a range like 2..4 within 1..64")
         by_type = lambda cls: [d for d in decls if isinstance(d, cls)]
+        self.claim_all(decls)
         for d in by_type(ast.Enum):
             self.enum(d)
-        for d in by_type(ast.Cards):
-            self.claim(d, d.name, "a card set")
-        for d in by_type(ast.Board):
-            self.claim(d, d.name, "a board")
         for d in by_type(ast.Def) + by_type(ast.Rule):
-            self.claim(d, d.name, "a def" if isinstance(d, ast.Def) else "a rule")
             (self.m.defs if isinstance(d, ast.Def) else self.m.rules)[d.name] = d
         for d in by_type(ast.Board):
             self.board(d)
@@ -78,7 +75,6 @@ class Checker:
         for d in by_type(ast.Fields):
             self.fields(d)
         for d in by_type(ast.Const):
-            self.claim(d, d.name, "a constant")
             self.m.consts[d.name] = d
             self.m.const_types[d.name] = self.body.expr(d.value, Scope())
         self.field_defaults()
@@ -98,9 +94,22 @@ class Checker:
                                           "missing 'rule flow() { ... }': the game's main flow"))
         return self.m
 
+    def claim_all(self, decls):
+        """Every global name, in source order, so the later of two duplicates is flagged."""
+        what = {ast.Const: "a constant", ast.Enum: "an enum", ast.Cards: "a card set", ast.Board: "a board",
+                ast.Zone: "a zone", ast.Def: "a def", ast.Rule: "a rule", ast.EndWhen: "an end condition"}
+        for d in decls:
+            if type(d) in what:
+                self.claim(d, d.name, what[type(d)])
+            if isinstance(d, ast.Board):
+                for s in d.spaces:
+                    self.claim(s, s.name, f"a space of board '{d.name}'")
+            if isinstance(d, ast.Fields) and d.owner == "shared":
+                for f in d.fields:
+                    self.claim(f, f.name, "a shared field")
+
     # ------------------------------------------------------------ data
     def enum(self, d):
-        self.claim(d, d.name, "an enum")
         self.m.enums[d.name] = list(d.values)
         seen = set()
         for v in d.values:
@@ -194,7 +203,6 @@ class Checker:
         info = BoardInfo(decl=d, params=params, defaults=defaults, fields={f.name: f for f in d.fields}, spaces=names)
         self.m.boards[d.name] = info
         for s in d.spaces:
-            self.claim(s, s.name, f"a space of board '{d.name}'")
             self.m.board_of_space.setdefault(s.name, []).append(d.name)
         for s in d.spaces:
             self.row(s, params, defaults, f"space '{s.name}'")
@@ -206,7 +214,6 @@ class Checker:
             self.err(d, "E318", f"board '{d.name}' is a {d.topology} with no spaces")
 
     def zone(self, d):
-        self.claim(d, d.name, "a zone")
         self.m.zones[d.name] = d
         cs = self.m.cardsets.get(d.cards)
         if cs is None:
@@ -232,9 +239,7 @@ class Checker:
     def fields(self, d):
         table = self.m.player_fields if d.owner == "player" else self.m.shared_fields
         for f in d.fields:
-            if d.owner == "shared":
-                self.claim(f, f.name, "a shared field")
-            elif f.name in table:
+            if d.owner == "player" and f.name in table:
                 self.err(f, "E325", f"player field '{f.name}' is defined twice")
             elif f.name in ("seat", "alive"):
                 self.err(f, "E301", f"'{f.name}' is a built-in player attribute")
@@ -292,7 +297,6 @@ class Checker:
         self.body.block(d.body, scope)
 
     def end(self, d):
-        self.claim(d, d.name, "an end condition")
         self.m.ends.append(d)
         self.body.want(d.cond, Scope(), BOOL, "an end condition")
         if d.winner is not None:

@@ -334,7 +334,7 @@ class BodyChecker:
         if isinstance(target, ast.Attr):
             t = self.expr(target, scope)
             ot = self.m.type_of(target.obj)
-            if not self.is_field(ot, target.name):
+            if t != ANY and not self.is_field(ot, target.name):
                 self.err(target, "E223", f"'{target.name}' of {ot} is fixed; only fields can change")
             return t
         self.err(target, "E223", "only names and fields can be assigned")

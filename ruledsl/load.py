@@ -63,7 +63,7 @@ def _load(path, sources, chain, errors, depth):
     ext = extends[0]
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), ext.path))
     if not os.path.isfile(base_path):
-        errors.append(Diagnostic(ext.span, "E103", f"base game '{ext.path}' not found (looked at {base_path})"))
+        errors.append(Diagnostic(ext.span, "E103", f"base game '{ext.path}' not found beside this file"))
         chain.append(path)
         return own
     if base_path in chain or depth >= MAX_CHAIN or os.path.abspath(base_path) == os.path.abspath(path):

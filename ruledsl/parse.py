@@ -14,7 +14,7 @@ from .grammar import grammar_text
 READABLE = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "DICE": "dice like 2d6",
     "ASSIGN_OP": "'=', '+=' or '-='", "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
-    "MUL_OP": "'*', '/' or '%'", "$END": "the end of the file",
+    "MUL_OP": "'*', '/' or '%'", "$END": "end of file",
 }
 
 
@@ -47,7 +47,7 @@ def syntax_diagnostic(path: str, err: UnexpectedInput, line_offset=0, col_offset
     col = (err.column or 1) + (col_offset if (err.line or 1) == 1 else 0)
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        got = "the end of the file" if tok.type == "$END" else f"'{tok}'"
+        got = "end of file" if tok.type == "$END" else f"'{tok}'"
         msg = f"unexpected {got}; expected {_terminal_words(err.expected)}"
         end = col + max(1, len(str(tok)))
     elif isinstance(err, UnexpectedCharacters):

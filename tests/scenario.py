@@ -1,0 +1,51 @@
+"""Helpers for scenario tests: fixed chance, scripted decisions, state pokes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruledsl.pipeline import load_game
+from ruledsl.runtime import Machine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class FixedChance:
+    """Dice come from a queue (then 1s); shuffles keep the order cards were listed in."""
+
+    def __init__(self, rolls=()):
+        self.rolls = list(rolls)
+
+    def roll(self, count, sides, what):
+        out = [self.rolls.pop(0) if self.rolls else 1 for _ in range(count)]
+        return out
+
+    def shuffle(self, cards, what):
+        return list(cards)
+
+
+def start(game_path: str, players: int, rolls=()) -> Machine:
+    game = load_game(str(ROOT / game_path))
+    return Machine(game.program, players, FixedChance(rolls))
+
+
+def drive(m: Machine, *steps):
+    """Each step is (decision name, label); both must match what the game asks."""
+    for name, label in steps:
+        assert m.pending is not None, f"game over ({m.result and m.result.reason}) before {name!r}"
+        assert m.pending.name == name, f"asked {m.pending.name!r} {m.pending.labels}, expected {name!r}"
+        refusal = m.choose(label)
+        assert refusal is None, f"{refusal.message}; legal: {refusal.legal}"
+
+
+def card(m: Machine, label: str) -> int:
+    return next(c.id for c in m.program.cards if c.label == label)
+
+
+def labels(m: Machine, zone, key=None) -> list:
+    return [m.program.cards[c].label for c in m.w.zones[(zone, key)]]
+
+
+def give(m: Machine, seat: int, *card_labels):
+    """Puts named cards on top of a seat's hand, wherever they were."""
+    for lab in card_labels:
+        m.w.put(card(m, lab), ("hand", seat))

@@ -101,6 +101,11 @@ class Checker:
         for d in decls:
             if type(d) in what:
                 self.claim(d, d.name, what[type(d)])
+            if isinstance(d, ast.Enum):
+                for v in dict.fromkeys(d.values):
+                    if v in self.global_names and self.global_names[v][0].startswith("a value of enum"):
+                        continue  # reported by enum() with both enums named
+                    self.claim(d, v, f"a value of enum '{d.name}'")
             if isinstance(d, ast.Board):
                 for s in d.spaces:
                     self.claim(s, s.name, f"a space of board '{d.name}'")
@@ -239,6 +244,8 @@ class Checker:
     def fields(self, d):
         table = self.m.player_fields if d.owner == "player" else self.m.shared_fields
         for f in d.fields:
+            if d.owner == "shared" and f.secret:
+                self.err(f, "E333", "shared fields are public; only player fields can be secret")
             if d.owner == "player" and f.name in table:
                 self.err(f, "E325", f"player field '{f.name}' is defined twice")
             elif f.name in ("seat", "alive"):

@@ -69,6 +69,8 @@ class BodyChecker:
     def x_Name(self, e, scope):
         if scope.lookup(e.name) is not None:
             self.m.local_ids.add(id(e))
+        elif e.name in self.m.zones and self.m.zones[e.name].per is not None:
+            self.err(e, "E205", f"zone '{e.name}' is per {self.m.zones[e.name].per}: write {e.name}[...]")
         t = self.name_type(e.name, scope)
         if t is None:
             self.err(e, "E202", f"unknown name '{e.name}'")

@@ -5,14 +5,21 @@ from .errors import GameRuntimeError
 from .runtime import Decision
 
 
-def _dedupe(labels, values):
-    """Identical labels are identical choices (e.g. two equal cards): keep the first."""
-    seen, out_l, out_v = set(), [], []
+def _dedupe(labels, values, state_of=None):
+    """Identical choices (e.g. two equal cards) are offered once, the first of them.
+
+    Cards with the same label but different field values are different choices:
+    the second and later get a stable suffix ' #2', ' #3' in offering order.
+    """
+    seen, variants, out_l, out_v = set(), {}, [], []
     for lab, v in zip(labels, values):
-        if lab not in seen:
-            seen.add(lab)
-            out_l.append(lab)
-            out_v.append(v)
+        key = (lab, state_of(v)) if state_of else lab
+        if key in seen:
+            continue
+        seen.add(key)
+        n = variants[lab] = variants.get(lab, 0) + 1
+        out_l.append(lab if n == 1 else f"{lab} #{n}")
+        out_v.append(v)
     return out_l, out_v
 
 
@@ -32,6 +39,8 @@ def s_Choose(self, code, s):
     lab = self.p.labeler(self.m.type_of(s.source).elem if self.m.type_of(s.source).kind == "coll"
                          else _card_type(self.m.type_of(s.source)))
     var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
+    elem = self.m.type_of(s.source).elem if self.m.type_of(s.source).kind == "coll" else _card_type(self.m.type_of(s.source))
+    with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
 
     def bind(vm, fr, value):
         fr.env[var] = value
@@ -50,7 +59,8 @@ def s_Choose(self, code, s):
             values = kept
         if not values:
             raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
-        labels, values = _dedupe([lab(v) for v in values], values)
+        state_of = (lambda c: tuple(sorted(w.cardf[c].items()))) if with_fields else None
+        labels, values = _dedupe([lab(v) for v in values], values, state_of)
         return vm.decide(Decision(seat(w, env), name, labels, values, span, secret, "choose", bind))
     self.emit(code, "choose", s.span, choose)
 

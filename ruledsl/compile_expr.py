@@ -162,8 +162,8 @@ class ExprCompiler:
                 return lambda w, env: any(True for _ in items(w, env))
             return lambda w, env: any(value(w, en) for _, en in items(w, env))
         if func == "all":
-            if value is None:
-                return lambda w, env: all(False for _ in items(w, env))
+            if value is None:  # all(x in S where c): every x of S meets c
+                return lambda w, env: all(where(w, en) for en in _each(src, var, w, env))
             return lambda w, env: all(value(w, en) for _, en in items(w, env))
         if func == "sum":
             return lambda w, env: sum(value(w, en) for _, en in items(w, env))
@@ -238,6 +238,13 @@ class ExprCompiler:
     def c_Cond(self, e):
         t, a, b = self(e.test), self(e.then), self(e.other)
         return lambda w, env: a(w, env) if t(w, env) else b(w, env)
+
+
+def _each(src, var, w, env):
+    env = dict(env)
+    for x in src(w, env):
+        env[var] = x
+        yield env
 
 
 def _need(value, span):

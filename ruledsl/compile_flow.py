@@ -172,7 +172,11 @@ def s_Walk(self, code, s):
                 vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
             return None
         st[0] -= 1
-        here = step_space(getter(w, env), st[1])
+        there = getter(w, env)
+        here = step_space(there, st[1])
+        if here == there:
+            st[0] = 0  # the end of a line: the walk stops here
+            return None
         setter(w, env, here)
         trig = on_pass() if st[0] > 0 else None
         if trig is not None:

@@ -364,6 +364,10 @@ class Builder(Transformer):
     @v_args(meta=True)
     def expr_stmt(self, meta, ch):
         if len(ch) == 1:
+            if not isinstance(ch[0], ast.Call):
+                self.errors.append(Diagnostic(self.span(meta), "E003",
+                                              "a statement must be a rule call or an assignment"))
+                return ast.Return(span=self.span(meta))
             return ast.CallStmt(span=self.span(meta), call=ch[0])
         return ast.Assign(span=self.span(meta), target=ch[0], op=str(ch[1]), value=ch[2])
 

@@ -128,7 +128,15 @@ class Machine:
             if fr.pc >= len(ops):
                 frames.pop()
                 continue
-            stop = ops[fr.pc](self, fr)
+            try:
+                stop = ops[fr.pc](self, fr)
+            except GameRuntimeError:
+                raise
+            except RecursionError:
+                raise GameRuntimeError(fr.code.spans[fr.pc], "R004", "defs call each other too deep") from None
+            except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
+                raise GameRuntimeError(fr.code.spans[fr.pc], "R000",
+                                       f"this step failed ({type(err).__name__}: {err}); a value was probably none") from None
             self.ops += 1
             if stop is not None:
                 return

@@ -26,7 +26,7 @@ def test_ml01_setup_hands_bags_blocks_and_casino_cards():
     assert [len(w.zones[("hand", s)]) for s in range(3)] == [6, 6, 6]
     assert [p["stash"] for p in w.players] == [18, 18, 18]
     assert [p["at"] for p in w.players] == ["N", "E", "S"]
-    assert [len(w.zones[("casino", z)]) for z in ("northeast", "southeast", "southwest", "northwest")] == [1, 1, 1, 1]
+    assert [len(w.zones[("casino_card", z)]) for z in ("northeast", "southeast", "southwest", "northwest")] == [1, 1, 1, 1]
     assert len(w.zones[("deck", None)]) == 52 - 18 - 4
     assert w.shared["bank"] == 80 - 3 * 18
     assert m.pending.seat == 0 and m.pending.name == "direction"
@@ -121,7 +121,7 @@ def test_ml08_casino_loss_costs_bags_and_sends_home():
     assert m.w.players[0]["stash"] == 16
     assert m.w.shared["bank"] == bank + 2
     assert m.w.players[0]["at"] == "N"
-    assert labels(m, "casino", "northeast") == ["5 of clubs"]  # replaced from the deck
+    assert labels(m, "casino_card", "northeast") == ["5 of clubs"]  # replaced from the deck
 
 
 def test_ml08_casino_win_pays_from_the_bank():

@@ -14,7 +14,7 @@ SPECIAL_RULES = ("setup", "flow")
 
 def check(loaded: Loaded) -> Model:
     errors: list = []
-    model = Checker(errors).run(loaded.decls)
+    model = Checker(errors, loaded.path).run(loaded.decls)
     if errors:
         errors.sort(key=lambda d: (d.span.path != loaded.path, d.span.path, d.span.line, d.span.col))
         raise RuleError(errors, loaded.sources)
@@ -22,8 +22,9 @@ def check(loaded: Loaded) -> Model:
 
 
 class Checker:
-    def __init__(self, errors):
+    def __init__(self, errors, path="<game>"):
         self.errors = errors
+        self.path = path
         self.m = Model()
         self.body = BodyChecker(self.m, errors)
         self.global_names: dict = {}
@@ -46,7 +47,7 @@ class Checker:
         games = [d for d in decls if isinstance(d, ast.GameDecl)]
         if not games:
             where = decls[0] if decls else None
-            self.errors.append(Diagnostic(where.span if where else _file_span(), "E303",
+            self.errors.append(Diagnostic(where.span if where else _file_span(self.path), "E303",
                                           "missing 'game \"Title\" players N..M'"))
         else:
             g = games[-1]
@@ -90,7 +91,7 @@ class Checker:
         for d in by_type(ast.Score):
             self.score(d)
         if "flow" not in self.m.rules:
-            self.errors.append(Diagnostic(decls[0].span if decls else _file_span(), "E306",
+            self.errors.append(Diagnostic(decls[0].span if decls else _file_span(self.path), "E306",
                                           "missing 'rule flow() { ... }': the game's main flow"))
         return self.m
 
@@ -321,6 +322,6 @@ class Checker:
             self.m.tiebreaks.append(d)
 
 
-def _file_span():
+def _file_span(path):
     from .errors import Span
-    return Span("<game>", 1, 1)
+    return Span(path, 1, 1)

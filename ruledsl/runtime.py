@@ -86,6 +86,9 @@ class Machine:
         self.steps = 0
         self.ops = 0
         self.max_ops = max_ops
+        attach = getattr(chance, "attach", None)
+        if attach is not None:
+            attach(self)  # e.g. a replay source that names the rule asking for chance
         program.init_world(self.w)
         self.frames.append(Frame(program.rules["flow"], 0, {}))
         if "setup" in program.rules:

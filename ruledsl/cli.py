@@ -1,0 +1,285 @@
+"""The command line: check, play, replay, simulate and state.
+
+Every failure a user can cause (bad rules, a rule failing at run time, a corrupt
+or diverging transcript, a bad option) ends with a message and exit code 1,
+never a traceback.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+
+import click
+
+from . import __version__
+from .agents import AgentError, ask_agent, make_agent, parse_agent_spec
+from .errors import GameRuntimeError, RuleError
+from .narrate import NO_SEAT, narrate
+from .pipeline import load_game
+from .replay import Divergence, ReplayError, replay
+from .runtime import Machine, RandomChance
+from .simulate import limit_reason, simulate
+from .transcript import TranscriptError, TranscriptWriter, read_transcript
+
+DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
+
+
+class Failure(Exception):
+    """A user-facing error: printed as is to stderr, exit code 1."""
+
+
+# ---------------------------------------------------------------- errors
+def runtime_error_text(err: GameRuntimeError) -> str:
+    """`path:line:col: runtime error: ...`, with the source line and a caret when readable."""
+    d = err.diagnostic
+    head = f"{d.span.where()}: runtime error: {d.message} [{d.code}]"
+    try:
+        with open(d.span.path, encoding="utf-8") as fh:
+            source = fh.read()
+    except (OSError, UnicodeDecodeError):
+        return head
+    _, _, context = d.render({d.span.path: source}).partition("\n")
+    return head + ("\n" + context if context else "")
+
+
+def user_message(err: Exception) -> str | None:
+    """The message for an error the user caused, or None for a bug of ruledsl."""
+    if isinstance(err, RuleError):
+        return err.render()
+    if isinstance(err, GameRuntimeError):
+        return runtime_error_text(err)
+    if isinstance(err, AgentError):
+        return f"error: {err}"
+    if isinstance(err, (Failure, Divergence, ReplayError)):
+        return str(err)
+    if isinstance(err, OSError):
+        where = f"{err.filename}: " if err.filename else ""
+        return f"error: {where}{err.strerror or err}"
+    return None
+
+
+def guarded(command):
+    """Turns every exception into a message on stderr and exit code 1."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except BrokenPipeError:  # e.g. `ruledsl play ... | head`: the reader left; say nothing more
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(1)
+        except Exception as err:  # noqa: BLE001 - the point is: no tracebacks
+            message = user_message(err)
+            if message is None:
+                if os.environ.get(DEBUG_ENV):
+                    raise
+                message = f"internal error (a bug in ruledsl): {type(err).__name__}: {err}"
+            click.echo(message, err=True)
+            sys.exit(1)
+    return run
+
+
+# ---------------------------------------------------------------- shared steps
+def load(path: str):
+    if not os.path.exists(path):
+        raise Failure(f"error: {path}: no such file")
+    return load_game(path)
+
+
+def player_count(game, players: int | None) -> int:
+    prog = game.program
+    n = prog.min_players if players is None else players
+    if not prog.min_players <= n <= prog.max_players:
+        raise Failure(f"error: {prog.title!r} takes {prog.min_players}..{prog.max_players} players, not {n}")
+    return n
+
+
+def build_agents(specs, players: int, seed: int):
+    """Agents for every seat from `--agent SEAT=KIND` options (random by default); returns (agents, kinds)."""
+    kinds = ["random"] * players
+    scripts: list = [None] * players
+    for spec in specs:
+        seat, kind, script = parse_agent_spec(spec)
+        if seat >= players:
+            raise Failure(f"error: --agent {spec}: there are seats 0..{players - 1}")
+        kinds[seat], scripts[seat] = kind, script
+    agents = [make_agent(kind, seat, seed, scripts[seat]) for seat, kind in enumerate(kinds)]
+    return agents, kinds
+
+
+def onlooker(kinds: list):
+    """Whose eyes the narration uses: one human's, nobody's with several, everyone's with none."""
+    humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
+    if not humans:
+        return None
+    return humans[0] if len(humans) == 1 else NO_SEAT
+
+
+def drive(machine, agents, writer, max_steps: int | None):
+    """Asks the agents until the game ends (or the step limit stops it)."""
+    while machine.pending is not None:
+        if max_steps is not None and machine.steps >= max_steps:
+            machine.stop_at_limit(limit_reason(max_steps))
+            return
+        index = ask_agent(agents[machine.pending.seat], machine)
+        writer.decision(machine, machine.pending.labels[index])
+
+
+# ---------------------------------------------------------------- commands
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ruledsl")
+def main():
+    """ruledsl: check, play, replay and simulate games written in the rules language."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+def check(paths):
+    """Parse and check .game files; print every error found."""
+    failed = 0
+    for path in paths:
+        message = check_one(path)
+        if message is None:
+            click.echo(f"ok: {path}")
+        else:
+            failed += 1
+            click.echo(message, err=True)
+    sys.exit(1 if failed else 0)
+
+
+def check_one(path: str) -> str | None:
+    try:
+        load(path)
+    except Exception as err:  # noqa: BLE001 - every input gets a message, not a traceback
+        message = user_message(err)
+        if message is None:
+            if os.environ.get(DEBUG_ENV):
+                raise
+            message = f"{path}: internal error (a bug in ruledsl): {type(err).__name__}: {err}"
+        return message
+    return None
+
+
+@main.command()
+@click.argument("game_path", metavar="GAME")
+@click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed for chance and random agents.")
+@click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
+              help="Who plays a seat: random, first, human, or scripted:LABEL,LABEL,... (default random).")
+@click.option("--record", type=click.Path(dir_okay=False, writable=True), help="Write a JSON Lines transcript.")
+@click.option("--max-steps", type=click.IntRange(min=0), help="Stop after this many decisions.")
+@guarded
+def play(game_path, players, seed, agent_specs, record, max_steps):
+    """Play a game with agents, narrating as it goes."""
+    game = load(game_path)
+    n = player_count(game, players)
+    agents, kinds = build_agents(agent_specs, n, seed)
+    as_seat = onlooker(kinds)
+    out = open(record, "w", encoding="utf-8") if record else None
+    try:
+        writer = TranscriptWriter(out, on_record=lambda r: _echo_lines(narrate(r, as_seat)))
+        writer.header(game, n, seed, kinds)
+        machine = Machine(game.program, n, RandomChance(seed), listener=writer)
+        drive(machine, agents, writer, max_steps)
+        writer.result(machine)
+    finally:
+        if out is not None:
+            out.close()
+
+
+def _echo_lines(lines):
+    for line in lines:
+        click.echo(line)
+
+
+@main.command("replay")
+@click.argument("transcript_path", metavar="FILE")
+@click.option("--game", "game_path", help="The .game file to replay against (default: the one recorded).")
+@click.option("--as-seat", type=int, help="Show only what this seat saw.")
+@guarded
+def replay_command(transcript_path, game_path, as_seat):
+    """Re-run a transcript against the current rules and report any divergence."""
+    try:
+        records = read_transcript(transcript_path)
+    except TranscriptError as err:
+        raise Failure(f"{transcript_path}: corrupt transcript: {err}") from None
+    if game_path is None:
+        game_path = recorded_game_path(records[0]["game"], transcript_path)
+        if not os.path.exists(game_path):
+            raise Failure(f"error: {game_path}: no such file (the game named in the transcript; "
+                          "give the game with --game PATH)")
+    game = load(game_path)
+    report = replay(game, records, as_seat=as_seat, out=click.echo)
+    if report.result is not None:
+        click.echo(f"replay ok: all {report.steps} steps match")
+
+
+def recorded_game_path(recorded: str, transcript_path: str) -> str:
+    """The recorded path, or the same path next to the transcript when that is where it is."""
+    if os.path.exists(recorded) or os.path.isabs(recorded):
+        return recorded
+    beside = os.path.join(os.path.dirname(transcript_path), recorded)
+    return beside if os.path.exists(beside) else recorded
+
+
+@main.command("simulate")
+@click.argument("game_path", metavar="GAME")
+@click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game i uses seed SEED+i.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,
+              help="Stop a game after this many decisions.")
+@guarded
+def simulate_command(game_path, players, games, seed, as_json, max_steps):
+    """Play many random games and summarize how they ended."""
+    game = load(game_path)
+    n = player_count(game, players)
+    if not as_json and sys.stdout.isatty():
+        with click.progressbar(length=games, label="playing") as bar:
+            summary = simulate(game.program, n, games, seed, max_steps, progress=bar.update)
+    else:
+        summary = simulate(game.program, n, games, seed, max_steps)
+    if as_json:
+        click.echo(json.dumps(summary.as_json()))
+        return
+    for error_seed, err in summary.error_messages:
+        click.echo(f"game with seed {error_seed}: {runtime_error_text(err)}", err=True)
+    if summary.errors > len(summary.error_messages):
+        click.echo(f"... and {summary.errors - len(summary.error_messages)} more failed games", err=True)
+    _echo_lines(summary.text())
+
+
+@main.command()
+@click.argument("game_path", metavar="GAME")
+@click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--steps", "-k", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Random decisions to make first.")
+@guarded
+def state(game_path, players, seed, steps):
+    """Print the full state as JSON, after setup or after some random steps."""
+    game = load(game_path)
+    n = player_count(game, players)
+    agents, _ = build_agents((), n, seed)
+    machine = Machine(game.program, n, RandomChance(seed))
+    while machine.pending is not None and machine.steps < steps:
+        index = ask_agent(agents[machine.pending.seat], machine)
+        machine.choose_index(index)
+    click.echo(json.dumps(state_json(game, machine, n, seed), indent=2, ensure_ascii=False))
+
+
+def state_json(game, machine, players: int, seed: int) -> dict:
+    d, r = machine.pending, machine.result
+    pending = None if d is None else {
+        "seat": d.seat, "decision": d.name, "kind": d.kind, "labels": list(d.labels),
+        "secret": d.secret, "rule": d.span.where()}
+    result = None if r is None else {
+        "reason": r.reason, "by_rule": r.by_rule, "scores": r.scores, "ranking": r.ranking, "winners": r.winners}
+    return {"game": game.path, "players": players, "seed": seed, "steps": machine.steps,
+            "status": "over" if r is not None else "waiting", "pending": pending, "result": result,
+            "state": machine.w.snapshot()}

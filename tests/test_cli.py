@@ -1,0 +1,292 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import GAMES, game_copy, games_dir, record_game  # noqa: F401 (fixtures)
+from ruledsl import __version__
+from ruledsl.cli import check_one, main
+from ruledsl.transcript import read_transcript
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def test_version():
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"ruledsl, version {__version__}\n"
+
+
+# ---------------------------------------------------------------- check
+def test_check_ok(games_dir):
+    result = run("check", "dice_race.game", "secret_bid.game", "refill.game")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["ok: dice_race.game", "ok: secret_bid.game", "ok: refill.game"]
+    assert result.stderr == ""
+
+
+def test_check_reports_every_error_with_source_and_caret(games_dir):
+    result = run("check", "dice_race.game", "broken_types.game")
+    assert result.exit_code == 1
+    assert result.stdout == "ok: dice_race.game\n"
+    assert result.stderr.splitlines() == [
+        "broken_types.game:4:21: error: the right side of '+=' must be int, not bool [E201]",
+        "      seat(0).points += true",
+        "                        ^^^^",
+        "broken_types.game:5:9: error: unknown name 'nobody' [E202]",
+        '      say "{nobody}"',
+        "            ^^^^^^",
+    ]
+
+
+@pytest.mark.parametrize("name, content, expected", [
+    ("missing.game", None, "missing.game: no such file"),
+    (".", None, "cannot read file: Is a directory"),
+    ("binary.game", b"\xff\xfe\x00game", "cannot read file"),
+    ("empty.game", b"", "missing 'game \"Title\" players N..M'"),
+])
+def test_check_bad_inputs_get_messages_not_tracebacks(tmp_path, name, content, expected):
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    result = run("check", path)
+    assert result.exit_code == 1
+    assert expected in result.stderr
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_python_m_ruledsl_check_on_a_broken_file_exits_1_without_traceback():
+    proc = subprocess.run([sys.executable, "-m", "ruledsl", "check", "broken_syntax.game"],
+                          cwd=GAMES, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert proc.stderr.splitlines()[0] == (
+        "broken_syntax.game:3:11: error: unexpected '='; expected '(', '-', '[', a name, a number, a string [E001]")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(
+    st.text(max_size=80),
+    st.lists(st.sampled_from(['game "G" players 1..2', "rule flow() {", "}", "let", "x", "=", "roll", "d6",
+                              "choose", "from", "by", "seat(0)", "players", "{", "1..3", '"s"', "may", "end"]),
+             max_size=25).map(" ".join)))
+def test_check_never_crashes_on_any_text(tmp_path, text):
+    path = tmp_path / "fuzz.game"
+    path.write_text(text, encoding="utf-8")
+    message = check_one(str(path))
+    assert message is None or "internal error" not in message, message
+
+
+# ---------------------------------------------------------------- play
+def test_play_narrates_and_records_the_same_transcript_as_the_library(games_dir, tmp_path, snapshot):
+    record = tmp_path / "race.jsonl"
+    result = run("play", "dice_race.game", "--players", 3, "--seed", 2, "--record", record)
+    assert result.exit_code == 0, result.output
+    _, expected = record_game("dice_race.game", 3, seed=2)
+    assert record.read_text(encoding="utf-8") == expected
+    lines = result.stdout.splitlines()
+    assert lines[0] == "dice_race.game: 3 players, seed 2 (seat 0: random, seat 1: random, seat 2: random)"
+    assert '[1] seat 0 chose "dash" for pace' in lines
+    assert lines[-3:] == ["game over after 21 steps: crossed the line", "winners: seat 0",
+                          "ranking: 1. seat 0 (score 22), 2. seat 1 (score 14), 3. seat 2 (score 13)"]
+    assert result.stdout == snapshot
+
+
+def test_play_shows_rolls_says_and_eliminations(games_dir):
+    result = run("play", "dice_race.game", "-n", 3, "--seed", 1)
+    assert result.exit_code == 0
+    assert "      rolls 1d6: 1\n" in result.stdout
+    assert '      "seat 2 stumbles"\n      seat 2 is eliminated\n' in result.stdout
+    assert "game over after 17 steps: one runner left\nwinners: seat 1\n" in result.stdout
+
+
+def test_play_rejects_a_player_count_outside_the_range(games_dir):
+    result = run("play", "dice_race.game", "--players", 5)
+    assert result.exit_code == 1
+    assert result.stderr == "error: 'Dice race' takes 2..4 players, not 5\n"
+
+
+def test_play_max_steps_stops_the_game(games_dir):
+    result = run("play", "dice_race.game", "--seed", 2, "--max-steps", 3)
+    assert result.exit_code == 0
+    assert "game over after 3 steps: step limit: 3 decisions (stopped, not by the rules)" in result.stdout
+    assert "winners: none" in result.stdout
+
+
+def test_play_with_a_human_seat_hides_the_other_seats_secrets(games_dir):
+    result = run("play", "secret_bid.game", "--seed", 3, "--agent", "1=human", input="7\n1\n1\n1\n1\n")
+    assert result.exit_code == 0, result.output
+    assert "[1] seat 0 chose (sealed) for bid" in result.stdout
+    assert "--- seat 1 to choose: bid ---" in result.stdout
+    assert "'7' is not an option: enter a number from 1 to 2" in result.stdout
+    assert "[2] seat 1 chose" in result.stdout and "(secret)" in result.stdout
+
+
+def test_play_scripted_agent_that_runs_out_leaves_a_replayable_prefix(games_dir, tmp_path):
+    record = tmp_path / "cut.jsonl"
+    result = run("play", "dice_race.game", "--seed", 4, "--agent", "0=scripted:dash,pass,walk",
+                 "--agent", "1=first", "--record", record)
+    assert result.exit_code == 1
+    assert result.stderr == ("error: seat 0: the script ran out after 3 choice(s); "
+                             "'pace' still needs one of \"steady\", \"dash\"\n")
+    records = read_transcript(str(record))
+    assert [r["choice"] for r in records if r["type"] == "decision"] == ["dash", "pass", "walk", "steady", "walk"]
+    again = run("replay", record)
+    assert again.exit_code == 0
+    assert "note: the transcript stops after step 5 without a result" in again.stdout
+
+
+def test_play_reports_a_runtime_rule_failure_without_traceback(games_dir):
+    result = run("play", "divide.game", "--agent", "0=first")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "divide.game:7:19: runtime error: division by zero [R003]",
+        "      seat(1).share = 12 / k",
+        "                      ^^^^^^"]
+    assert "Traceback" not in result.output
+
+
+def test_play_bad_agent_options(games_dir):
+    unknown = run("play", "dice_race.game", "--agent", "1=robot")
+    assert unknown.exit_code == 1
+    assert unknown.stderr == "error: unknown agent kind 'robot'; kinds: random, first, human, scripted\n"
+    seat = run("play", "dice_race.game", "--agent", "5=first")
+    assert seat.exit_code == 1 and "there are seats 0..1" in seat.stderr
+
+
+# ---------------------------------------------------------------- replay
+def recorded(tmp_path, game="dice_race.game", *args):
+    record = tmp_path / "game.jsonl"
+    result = run("play", game, "--record", record, *args)
+    assert result.exit_code == 0, result.output
+    return record
+
+
+def test_replay_round_trip(games_dir, tmp_path):
+    record = recorded(tmp_path, "dice_race.game", "-n", 3, "--seed", 2)
+    result = run("replay", record)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "replay ok: all 21 steps match"
+    assert "winners: seat 0" in result.stdout
+
+
+def test_replay_divergence_after_editing_a_copy_of_the_game(game_copy, tmp_path):
+    name = game_copy("dice_race.game")
+    record = recorded(tmp_path, name, "--seed", 2)
+    text = (tmp_path / name).read_text()
+    (tmp_path / name).write_text(text.replace("p.pos += r + 2", "p.pos += r + 3"))
+    result = run("replay", record)
+    assert result.exit_code == 1
+    assert "note: the rules in dice_race.game differ from the ones recorded" in result.stdout
+    message = result.stderr.strip()
+    assert message.startswith("diverged at step ")
+    assert "the state differs from the recording (rule at dice_race.game:" in message
+
+
+def test_replay_corrupt_transcripts_name_the_line(games_dir, tmp_path):
+    record = recorded(tmp_path, "dice_race.game", "--seed", 2)
+    lines = record.read_text().splitlines()
+    bad_json = tmp_path / "bad.jsonl"
+    bad_json.write_text("\n".join(lines[:2] + ["{not json"] + lines[3:]) + "\n")
+    result = run("replay", bad_json)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{bad_json}: corrupt transcript: line 3: not valid JSON")
+    missing = tmp_path / "missing.jsonl"
+    at = next(i for i, line in enumerate(lines) if '"type":"decision"' in line and i > 3)
+    decision = json.loads(lines[at])
+    del decision["choice"]
+    missing.write_text("\n".join(lines[:at] + [json.dumps(decision)] + lines[at + 1:]) + "\n")
+    result = run("replay", missing)
+    assert result.exit_code == 1
+    assert result.stderr == f"{missing}: corrupt transcript: line {at + 1}: decision record lacks the key 'choice'\n"
+
+
+def test_replay_as_seat_hides_another_seats_secret_choice(games_dir, tmp_path):
+    record = recorded(tmp_path, "secret_bid.game", "--seed", 3)
+    first = read_transcript(str(record))[2]
+    assert first["seat"] == 0 and first["secret"] is True
+    as_one = run("replay", record, "--as-seat", 1)
+    assert as_one.exit_code == 0
+    assert "[1] seat 0 chose (sealed) for bid" in as_one.stdout
+    assert f'[1] seat 0 chose "{first["choice"]}"' not in as_one.stdout
+    as_zero = run("replay", record, "--as-seat", 0)
+    assert f'[1] seat 0 chose "{first["choice"]}" for bid (secret)' in as_zero.stdout
+    assert "[2] seat 1 chose (sealed) for bid" in as_zero.stdout
+
+
+def test_replay_against_another_game_fails_clearly(games_dir, tmp_path):
+    record = recorded(tmp_path, "dice_race.game", "--seed", 2, "-n", 3)
+    result = run("replay", record, "--game", "divide.game")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("the transcript is for 3 players, but 'Divide' (divide.game) takes 2..2")
+
+
+def test_replay_missing_transcript(tmp_path):
+    result = run("replay", tmp_path / "nope.jsonl")
+    assert result.exit_code == 1
+    assert "corrupt transcript: line 0: cannot read" in result.stderr
+
+
+# ---------------------------------------------------------------- simulate
+def test_simulate_json(games_dir):
+    result = run("simulate", "dice_race.game", "--players", 3, "--games", 40, "--seed", 2, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == ["games", "errors", "ended", "steps_mean", "steps_median", "wins", "seconds",
+                          "playouts_per_second"]
+    assert data["games"] == 40 and data["errors"] == 0
+    assert sum(data["ended"].values()) == 40 and set(data["ended"]) <= {"crossed the line", "one runner left"}
+    assert sum(data["wins"]) == 40 and len(data["wins"]) == 3
+    again = json.loads(run("simulate", "dice_race.game", "-n", 3, "-g", 40, "-s", 2, "--json").stdout)
+    for key in ("ended", "steps_mean", "steps_median", "wins"):
+        assert again[key] == data[key]
+
+
+def test_simulate_game_i_is_play_with_seed_s_plus_i(games_dir):
+    one = json.loads(run("simulate", "dice_race.game", "-n", 3, "--games", 1, "--seed", 2, "--json").stdout)
+    assert one["steps_mean"] == 21 and one["wins"] == [1, 0, 0]
+    assert one["ended"] == {"crossed the line": 1}
+
+
+def test_simulate_counts_runtime_errors(games_dir):
+    result = run("simulate", "divide.game", "--games", 30)
+    assert result.exit_code == 0
+    assert "games: 30 (errors: 12)" in result.stdout
+    assert "  divided: 18" in result.stdout
+    assert "wins by seat: seat 0: 0, seat 1: 18" in result.stdout
+    assert "playouts/s" in result.stdout
+    errors = result.stderr.splitlines()
+    assert errors[0] == "game with seed 0: divide.game:7:19: runtime error: division by zero [R003]"
+    assert errors[-1] == "... and 9 more failed games"
+    as_json = json.loads(run("simulate", "divide.game", "--games", 30, "--json").stdout)
+    assert as_json["errors"] == 12 and as_json["ended"] == {"divided": 18}
+
+
+# ---------------------------------------------------------------- state
+def test_state_after_setup_and_after_steps(games_dir):
+    setup = json.loads(run("state", "secret_bid.game", "--players", 3, "--seed", 3).stdout)
+    assert setup["status"] == "waiting" and setup["steps"] == 0
+    assert setup["pending"]["decision"] == "bid" and setup["pending"]["secret"] is True
+    assert setup["pending"]["rule"] == "secret_bid.game:20:3"
+    hands = [setup["state"]["zones"][f"hand/seat {s}"] for s in range(3)]
+    assert [len(h) for h in hands] == [2, 2, 2]
+    later = json.loads(run("state", "secret_bid.game", "-n", 3, "--seed", 3, "--steps", 2).stdout)
+    assert later["steps"] == 2 and later["pending"]["seat"] == 2
+    over = json.loads(run("state", "secret_bid.game", "-n", 2, "--seed", 3, "--steps", 100).stdout)
+    assert over["status"] == "over" and over["pending"] is None and over["steps"] == 8
+    assert over["result"]["reason"] == "the flow of play ended"
+
+
+def test_state_rejects_a_bad_player_count(games_dir):
+    result = run("state", "divide.game", "--players", 3)
+    assert result.exit_code == 1
+    assert result.stderr == "error: 'Divide' takes 2..2 players, not 3\n"

@@ -196,14 +196,19 @@ class BodyChecker:
         for arg in e.args[len(params):]:
             self.expr(arg, scope)
 
-    def binder(self, e, scope):
-        st = self.expr(e.source, scope)
+    def element_scope(self, source, var, scope):
+        """The element type of `source` and a child scope binding `var` to it."""
+        st = self.expr(source, scope)
         el = elem_of(st)
         if el is None:
-            self.err(e.source, "E211", f"cannot iterate over {st}")
+            self.err(source, "E211", f"cannot iterate over {st}")
             el = ANY
         inner = scope.child()
-        inner.names[e.var] = el
+        inner.names[var] = el
+        return el, inner
+
+    def binder(self, e, scope):
+        el, inner = self.element_scope(e.source, e.var, scope)
         if e.where is not None:
             self.want(e.where, inner, BOOL, "a 'where' condition")
         return el, inner
@@ -371,13 +376,7 @@ class BodyChecker:
             self.block(s.other, scope.child())
 
     def s_For(self, s, scope):
-        st = self.expr(s.source, scope)
-        el = elem_of(st)
-        if el is None:
-            self.err(s.source, "E211", f"cannot iterate over {st}")
-            el = ANY
-        inner = scope.child()
-        inner.names[s.var] = el
+        el, inner = self.element_scope(s.source, s.var, scope)
         if s.order is not None:
             self.want(s.order, inner, INT, "a 'by' key")
         if s.start is not None:

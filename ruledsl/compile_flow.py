@@ -95,7 +95,12 @@ def s_For(self, code, s):
             return None
         del fr.env[slot]
         fr.pc = exit_ref[0]
-    self.emit(code, "for-next", s.span, step)
+    _loop_body(self, code, s, "for-next", step, head, exit_ref)
+
+
+def _loop_body(self, code, s, kind, check, head, exit_ref):
+    """Emits a loop's head check, its body and the jump back; then patches the exit."""
+    self.emit(code, kind, s.span, check)
     self.block(code, s.body)
     self.emit(code, "jump", s.span, _goto([head]))
     exit_ref[0] = len(code.ops)
@@ -108,10 +113,7 @@ def s_While(self, code, s):
 
     def check(vm, fr):
         fr.pc = fr.pc + 1 if test(vm.w, fr.env) else exit_ref[0]
-    self.emit(code, "while", s.span, check)
-    self.block(code, s.body)
-    self.emit(code, "jump", s.span, _goto([head]))
-    exit_ref[0] = len(code.ops)
+    _loop_body(self, code, s, "while", check, head, exit_ref)
 
 
 def s_Repeat(self, code, s):
@@ -131,10 +133,7 @@ def s_Repeat(self, code, s):
         else:
             del fr.env[slot]
             fr.pc = exit_ref[0]
-    self.emit(code, "repeat-next", s.span, check)
-    self.block(code, s.body)
-    self.emit(code, "jump", s.span, _goto([head]))
-    exit_ref[0] = len(code.ops)
+    _loop_body(self, code, s, "repeat-next", check, head, exit_ref)
 
 
 def s_Loop(self, code, s):

@@ -79,6 +79,17 @@ def _prev(w, s):
     return w.program.step_space(s, "backward")
 
 
+def _neighbors(w, s):
+    for b in w.program.boards.values():
+        if s in b.links:
+            return list(b.links[s])
+    return []
+
+
+def _space_coll(types):
+    return coll(types[0]) if types and types[0].kind == "space" else coll(ANY)
+
+
 def _next_player(w, p):
     n = len(w.alive)
     for i in range(1, n + 1):
@@ -102,6 +113,7 @@ BUILTINS = {
     "bottom": Builtin(("zone",), _card_result, _bottom, doc="the bottom card of a zone, or none"),
     "next": Builtin(("space", "dir"), _space_result, _next, optional=1, doc="the next space along a track"),
     "prev": Builtin(("space",), _space_result, _prev, doc="the previous space along a track"),
+    "neighbors": Builtin(("space",), _space_coll, _neighbors, doc="the spaces linked to a space (`link` rows)"),
     "abs": Builtin(("int",), INT, lambda w, x: abs(x), doc="absolute value"),
     "min": Builtin(("int", "int"), INT, lambda w, a, b: min(a, b), doc="the smaller of two ints"),
     "max": Builtin(("int", "int"), INT, lambda w, a, b: max(a, b), doc="the larger of two ints"),

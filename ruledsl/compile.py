@@ -75,7 +75,12 @@ def _tables(model, prog, ex):
         fields = [(f.name, ex(f.default)) for f in info.fields.values()]
         for f in info.fields.values():
             _labeler(model, prog, name, f)
-        prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields)
+        links = {s: [] for s in spaces}
+        for a, b, _ in info.decl.links:
+            for x, y in ((a, b), (b, a)):
+                if y not in links[x]:
+                    links[x].append(y)
+        prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields, links)
     prog.zones = dict(model.zones)
     prog.zone_order = list(model.zones)
 

@@ -171,12 +171,10 @@ def s_Walk(self, code, s):
                 vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
             return None
         st[0] -= 1
-        there = getter(w, env)
-        here = step_space(there, st[1])
-        if here == there:
-            st[0] = 0  # the end of a line: the walk stops here
-            return None
+        here = step_space(getter(w, env), st[1])
         setter(w, env, here)
+        if st[0] > 0 and step_space(here, st[1]) == here:
+            st[0] = 0  # the end of a line: this space is landed on, not passed
         trig = on_pass() if st[0] > 0 else None
         if trig is not None:
             vm.call(trig, dict(zip(trig.params, (here, st[2]))))

@@ -26,6 +26,7 @@ class BoardRT:
     forward: dict
     backward: dict
     fields: list  # (name, fn)
+    links: dict = attrs.Factory(dict)  # space -> neighbouring spaces (graph boards)
 
 
 @attrs.define

@@ -1,0 +1,105 @@
+"""The machine on small games: triggers, graphs, limits, refusals, views."""
+import pytest
+
+from ruledsl.errors import GameRuntimeError
+from ruledsl.runtime import Machine
+from scenario import FixedChance
+
+
+def run(tmp_path, text, players=2, rolls=(), **kw):
+    from ruledsl.pipeline import load_game
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    return Machine(load_game(str(path)).program, players, FixedChance(rolls), **kw)
+
+
+TRACK = '''
+board lane() loop { space a space b space c space d }
+player { at: lane = a  passed: int = 0  landed: int = 0 }
+on pass lane(s: lane, p: player) { p.passed += 1 }
+on land lane(s: lane, p: player) { p.landed += 1 }
+'''
+
+
+def test_walking_runs_pass_triggers_for_each_space_passed_and_land_once(tmp_path):
+    m = run(tmp_path, TRACK + "rule flow() { move seat(0).at by 6 steps forward }")
+    p = m.w.players[0]
+    assert (p["at"], p["passed"], p["landed"]) == ("c", 5, 1)
+
+
+def test_walking_backward_wraps_around_a_loop(tmp_path):
+    m = run(tmp_path, TRACK + "rule flow() { move seat(0).at by 1 steps backward }")
+    assert m.w.players[0]["at"] == "d"
+
+
+def test_walking_stops_at_the_end_of_a_line(tmp_path):
+    text = TRACK.replace("loop", "line") + "rule flow() { move seat(0).at by 9 steps forward }"
+    p = run(tmp_path, text).w.players[0]
+    assert (p["at"], p["passed"], p["landed"]) == ("d", 2, 1)
+
+
+def test_graph_neighbors_follow_link_rows_both_ways(tmp_path):
+    text = '''
+board map() graph { space hub space north space south link hub north link south hub }
+player { at: map = north }
+rule flow() { choose s from neighbors(seat(0).at) by seat(0) as "go"  seat(0).at = s
+              choose t from neighbors(hub) by seat(0) as "look" }
+'''
+    m = run(tmp_path, text)
+    assert m.pending.labels == ["hub"]
+    m.choose("hub")
+    assert m.pending.labels == ["north", "south"]
+
+
+def test_a_runaway_loop_ends_by_the_step_limit_not_forever(tmp_path):
+    m = run(tmp_path, "shared { n: int = 0 }\nrule flow() { loop { n += 1 } }", max_ops=5000)
+    assert m.result.reason.startswith("step limit")
+    assert not m.result.by_rule and m.result.winners == []
+
+
+def test_runaway_recursion_is_a_clear_runtime_error(tmp_path):
+    with pytest.raises(GameRuntimeError) as info:
+        run(tmp_path, "rule again() { again() }\nrule flow() { again() }")
+    assert info.value.diagnostic.code == "R004"
+    assert info.value.diagnostic.span.line == 2
+
+
+def test_choosing_from_nothing_names_the_rule(tmp_path):
+    with pytest.raises(GameRuntimeError) as info:
+        run(tmp_path, "rule flow() { choose p from [q in players where false] by seat(0) }")
+    assert info.value.diagnostic.code == "R007"
+
+
+def test_an_illegal_choice_is_refused_with_the_legal_ones(tmp_path):
+    m = run(tmp_path, "enum side { heads tails }\nrule flow() { choose s from side by seat(1) }")
+    refusal = m.choose("edge")
+    assert refusal.code == "R101" and refusal.legal == ["heads", "tails"]
+    assert m.pending is not None and m.steps == 0
+
+
+def test_views_hide_other_hands_and_secret_fields(tmp_path):
+    text = '''
+cards chip(value: int) { each value in 1..6 }
+zone pile: chip hidden
+zone hand per player: chip owner
+player { secret bid: int = 7 }
+rule setup() { for p in players { draw 2 from pile to hand[p] } }
+rule flow() { choose c from hand[seat(0)] by seat(0) }
+'''
+    m = run(tmp_path, text)
+    view = m.w.snapshot(0)
+    assert view["zones"]["hand/seat 0"] == ["2", "1"]
+    assert view["zones"]["hand/seat 1"] == {"count": 2}
+    assert view["zones"]["pile"] == {"count": 2}
+    assert view["players"][0]["bid"] == 7 and view["players"][1]["bid"] == "?"
+
+
+def test_end_conditions_are_checked_at_turn_boundaries(tmp_path):
+    text = '''
+player { points: int = 0 }
+rule flow() { loop { for p in players { p.points += 1 } } }
+end when enough "three points": any(p in players: p.points >= 3) winner first(p in players where p.points >= 3)
+'''
+    m = run(tmp_path, text)
+    assert m.result.reason == "three points" and m.result.winners == [0]
+    assert [p["points"] for p in m.w.players] == [3, 2]

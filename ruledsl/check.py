@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from . import ast
 from .check_body import GLOBAL_COLLECTIONS, GLOBAL_VALUES, BodyChecker, Scope
-from .errors import Diagnostic, RuleError
+from .errors import Diagnostic, RuleError, Span
 from .load import Loaded
-from .types import ANY, BOOL, INT, NULLABLE, PLAYER, STR, BoardInfo, CardSet, Model, T, assignable, elem_of
+from .types import ANY, BOOL, INT, NULLABLE, PLAYER, BoardInfo, CardSet, Model, T, assignable, elem_of
 
 VISIBILITIES = ("hidden", "owner", "public", "top")
 RESERVED = set(GLOBAL_COLLECTIONS) | set(GLOBAL_VALUES) | {"int", "bool", "player"}
@@ -323,5 +323,4 @@ class Checker:
 
 
 def _file_span(path):
-    from .errors import Span
     return Span(path, 1, 1)

@@ -11,10 +11,6 @@ from . import ast
 from .compile_expr import ExprCompiler
 from .errors import GameRuntimeError
 from .program import BoardRT, Card, Code, EndRT, Program
-from .runtime import Decision
-from .types import T
-
-_uid = itertools.count()
 
 
 def compile_game(model, path: str) -> Program:
@@ -159,12 +155,6 @@ class StmtCompiler:
             effect(vm, fr.env)
             fr.pc += 1
         self.emit(code, type(s).__name__.lower(), s.span, op)
-
-    def jump_placeholder(self, code, s, kind):
-        return self.emit(code, kind, s.span, None)
-
-    def patch(self, code, at, op):
-        code.ops[at] = op
 
     # ------------------------------------------------------------ simple effects
     def s_Let(self, code, s):

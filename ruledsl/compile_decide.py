@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .errors import GameRuntimeError
 from .runtime import Decision
+from .types import elem_of
 
 
 def _dedupe(labels, values, state_of=None):
@@ -36,10 +37,9 @@ def s_Choose(self, code, s):
     src = self.x.source(s.source)
     where = self.x(s.where) if s.where is not None else None
     seat = _chooser(self, self.x(s.by), s.span)
-    lab = self.p.labeler(self.m.type_of(s.source).elem if self.m.type_of(s.source).kind == "coll"
-                         else _card_type(self.m.type_of(s.source)))
+    elem = elem_of(self.m.type_of(s.source))
+    lab = self.p.labeler(elem)
     var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
-    elem = self.m.type_of(s.source).elem if self.m.type_of(s.source).kind == "coll" else _card_type(self.m.type_of(s.source))
     with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
 
     def bind(vm, fr, value):
@@ -63,11 +63,6 @@ def s_Choose(self, code, s):
         labels, values = _dedupe([lab(v) for v in values], values, state_of)
         return vm.decide(Decision(seat(w, env), name, labels, values, span, secret, "choose", bind))
     self.emit(code, "choose", s.span, choose)
-
-
-def _card_type(t):
-    from .types import T
-    return T("card", t.name)
 
 
 def s_Menu(self, code, s):

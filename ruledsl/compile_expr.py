@@ -130,6 +130,9 @@ class ExprCompiler:
             return lambda w, env: run(w, a0(w, env))
         return lambda w, env: run(w, *[a(w, env) for a in args])
 
+    def optional(self, e):
+        return self(e) if e is not None else None
+
     def source(self, e):
         """A closure giving the list of items of a collection or zone."""
         f = self(e)
@@ -137,13 +140,10 @@ class ExprCompiler:
             return lambda w, env: list(w.zone(f(w, env)))
         return f
 
-    def bound(self, var, fn):
-        return self(fn) if fn is not None else None
-
     def c_Aggregate(self, e):
         src, var = self.source(e.source), e.var
-        where = self.bound(var, e.where)
-        value = self.bound(var, e.value)
+        where = self.optional(e.where)
+        value = self.optional(e.value)
         func = e.func
 
         def items(w, env):
@@ -182,7 +182,7 @@ class ExprCompiler:
 
     def c_Filter(self, e):
         src, var = self.source(e.source), e.var
-        where = self.bound(var, e.where)
+        where = self.optional(e.where)
         if where is None:
             return src
 

@@ -57,15 +57,9 @@ def _order_fn(self, s):
             def k(x):
                 e[var] = x
                 return key(w, e)
-            xs = sorted(xs, key=k, reverse=desc) if not desc else _stable_desc(xs, k)
+            xs = sorted(xs, key=k, reverse=desc)  # stable: ties keep clockwise order
         return xs
     return items
-
-
-def _stable_desc(xs, k):
-    keyed = [(k(x), i, x) for i, x in enumerate(xs)]
-    keyed.sort(key=lambda t: (-t[0], t[1]))
-    return [x for _, _, x in keyed]
 
 
 def s_For(self, code, s):

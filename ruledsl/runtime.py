@@ -161,9 +161,6 @@ class Machine:
                 return True
         return False
 
-    def legal(self) -> list:
-        return list(self.pending.labels) if self.pending else []
-
     def choose(self, label: str):
         """Applies a choice by label; returns a Refusal for an illegal one."""
         d = self.pending

@@ -1,15 +1,9 @@
-"""Shared helpers and fixtures of the agent, transcript and CLI tests.
-
-Test modules import the fixtures they use from here (tests/conftest.py belongs
-to the language tests).
+"""Shared helpers of the agent, transcript and CLI tests (fixtures live in conftest.py).
 """
 from __future__ import annotations
 
 import io
-import shutil
 from pathlib import Path
-
-import pytest
 
 from ruledsl.agents import ask_agent, make_agent
 from ruledsl.pipeline import load_game
@@ -17,24 +11,6 @@ from ruledsl.runtime import Machine, RandomChance
 from ruledsl.transcript import TranscriptWriter
 
 GAMES = Path(__file__).parent / "fixtures" / "games"
-
-
-@pytest.fixture
-def games_dir(monkeypatch) -> Path:
-    """Runs the test inside the fixture games folder, so games are named by file name."""
-    monkeypatch.chdir(GAMES)
-    return GAMES
-
-
-@pytest.fixture
-def game_copy(tmp_path, monkeypatch):
-    """Copies a fixture game into tmp_path (the working folder) and returns its file name."""
-    monkeypatch.chdir(tmp_path)
-
-    def copy(name: str) -> str:
-        shutil.copy(GAMES / name, tmp_path / name)
-        return name
-    return copy
 
 
 def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None):

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import GAMES, game_copy, games_dir, record_game  # noqa: F401 (fixtures)
+from helpers import GAMES, record_game
 from ruledsl import __version__
 from ruledsl.cli import check_one, main
 from ruledsl.transcript import read_transcript

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from helpers import game_copy, games_dir, record_game  # noqa: F401 (fixtures)
+from helpers import record_game
 from ruledsl import __version__
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance

@@ -1,0 +1,164 @@
+"""Random playouts per second: ruledsl against OpenSpiel on the same games.
+
+    python3 benchmarks/bench.py [--seconds 3] [--games 4000] [--only tic_tac_toe]
+
+For each classic in examples/ it measures random playouts per second in ruledsl and,
+when `open_spiel` is installed (`pip install -e '.[bench]'`), in OpenSpiel's C++ game
+driven from Python and in its pure-Python version where one exists. Every engine is
+driven by the same loop: a uniformly random legal action at each decision, chance
+sampled from one seeded `random.Random`. It then checks that outcome frequencies under
+random play agree (a two-proportion z test per outcome) and reports playouts per second
+for every game in games/. Nothing here asserts a time: it reports.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ruledsl.pipeline import load_game  # noqa: E402
+from ruledsl.runtime import Machine, RandomChance  # noqa: E402
+
+CLASSICS = {  # example file -> (OpenSpiel C++ name, OpenSpiel pure-Python name or None)
+    "tic_tac_toe": ("tic_tac_toe", "python_tic_tac_toe"),
+    "kuhn_poker": ("kuhn_poker", "python_kuhn_poker"),
+    "goofspiel": ("goofspiel", None),
+    "pig": ("pig", None),
+}
+
+
+# ------------------------------------------------------------------ the two loops
+def ruledsl_playout(program, players: int, rng: random.Random) -> tuple:
+    """One random game in ruledsl; returns the outcome as a tuple of signs per seat."""
+    m = Machine(program, players, RandomChance(rng.random()))
+    while m.pending is not None:
+        m.choose_index(rng.randrange(len(m.pending.labels)))
+    return outcome_of([1 if s in m.result.winners else 0 for s in range(players)])
+
+
+def openspiel_playout(game, rng: random.Random) -> tuple:
+    """One random game in OpenSpiel: the same uniform choice, chance sampled the same way."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return outcome_of(state.returns())
+
+
+def outcome_of(values) -> tuple:
+    """Win/draw/loss per seat: +1 above the mean, -1 below, 0 level."""
+    mean = sum(values) / len(values)
+    return tuple((v > mean) - (v < mean) for v in values)
+
+
+def measure(playout, seconds: float, min_games: int) -> tuple:
+    """Runs playouts for at least `seconds` and `min_games`; returns (games/s, outcomes)."""
+    outcomes: Counter = Counter()
+    games, start = 0, time.perf_counter()
+    while True:
+        outcomes[playout()] += 1
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and games >= min_games:
+            return games / elapsed, outcomes
+
+
+# ------------------------------------------------------------------ agreement
+def agreement(a: Counter, b: Counter, z_limit: float = 4.0) -> tuple:
+    """Largest |z| over outcomes of a two-proportion test; agree if below z_limit."""
+    na, nb = sum(a.values()), sum(b.values())
+    worst = 0.0
+    for key in set(a) | set(b):
+        pa, pb = a[key] / na, b[key] / nb
+        pooled = (a[key] + b[key]) / (na + nb)
+        se = math.sqrt(max(pooled * (1 - pooled) * (1 / na + 1 / nb), 1e-12))
+        worst = max(worst, abs(pa - pb) / se)
+    return worst, worst < z_limit
+
+
+def describe(outcomes: Counter) -> str:
+    n = sum(outcomes.values())
+    names = {(1, -1): "seat 0 wins", (-1, 1): "seat 1 wins", (0, 0): "draw"}
+    return ", ".join(f"{names.get(k, k)} {v / n:.3f}" for k, v in sorted(outcomes.items(), reverse=True))
+
+
+# ------------------------------------------------------------------ the report
+def load_openspiel():
+    try:
+        import pyspiel
+        import open_spiel.python.games  # noqa: F401  (registers the python_* games)
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def bench_classic(name: str, args, pyspiel) -> list:
+    program = load_game(str(ROOT / "examples" / f"{name}.game")).program
+    rng = random.Random(f"bench:{name}")
+    ours, ours_out = measure(lambda: ruledsl_playout(program, 2, rng), args.seconds, args.games)
+    rows = [(name, "ruledsl", ours, ours_out)]
+    if pyspiel is not None:
+        for engine, spiel_name in zip(("OpenSpiel C++", "OpenSpiel Python"), CLASSICS[name]):
+            if spiel_name is None:
+                continue
+            game = pyspiel.load_game(spiel_name)
+            rate, out = measure(lambda: openspiel_playout(game, rng), args.seconds, args.games)
+            rows.append((name, engine, rate, out))
+    return rows
+
+
+def print_classic(rows: list):
+    name, _, ours, ours_out = rows[0]
+    print(f"\n{name}")
+    print(f"  {'ruledsl':18} {ours:10.0f} playouts/s   {describe(ours_out)}")
+    for _, engine, rate, out in rows[1:]:
+        z, ok = agreement(ours_out, out)
+        print(f"  {engine:18} {rate:10.0f} playouts/s   {describe(out)}")
+        print(f"  {'':18} ruledsl/{engine} = {ours / rate:.2f}x; outcomes {'agree' if ok else 'DISAGREE'} (max |z| {z:.2f})")
+
+
+def bench_games(args):
+    print("\ngames/ (ruledsl, random agents)")
+    for path in sorted((ROOT / "games").glob("*.game")):
+        game = load_game(str(path))
+        lo, hi = game.program.min_players, game.program.max_players
+        for players in range(lo, min(hi, 4) + 1):
+            rng = random.Random(f"bench:{path.stem}:{players}")
+            start, n = time.perf_counter(), 0
+            while time.perf_counter() - start < args.seconds:
+                ruledsl_playout(game.program, players, rng)
+                n += 1
+            rate = n / (time.perf_counter() - start)
+            print(f"  {path.stem:20} {players} players {rate:10.1f} playouts/s ({n} games)")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    ap.add_argument("--games", type=int, default=4000, help="least playouts per measurement (for the outcome test)")
+    ap.add_argument("--only", action="append", help="a classic to run (repeatable); default all")
+    ap.add_argument("--no-games", action="store_true", help="skip the games/ section")
+    args = ap.parse_args(argv)
+    pyspiel = load_openspiel()
+    if pyspiel is None:
+        print("open_spiel is not installed: ruledsl figures only (pip install -e '.[bench]')")
+    for name in args.only or CLASSICS:
+        print_classic(bench_classic(name, args, pyspiel))
+    if not args.no_games:
+        bench_games(args)
+
+
+if __name__ == "__main__":
+    main()

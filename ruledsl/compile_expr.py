@@ -1,253 +1,270 @@
-"""Compile stage, part 1: expressions become Python closures `f(w, env)`.
+"""Compile stage, part 1: each expression becomes one generated Python function.
 
-`w` is the runtime World, `env` the current frame's locals. Closures are built
-once at load time, so no AST is walked while a game runs.
+An expression tree is translated into the text of a single Python expression
+(aggregates become generator expressions, attribute reads become table lookups)
+and compiled once at load time into `f(w, env)`: `w` is the runtime World, `env`
+the current frame's locals. Nothing of the game file reaches the generated text
+but names checked against `[A-Za-z_][A-Za-z0-9_]*` and values passed by reference
+in the function's namespace, so a game file cannot inject host code.
+
+The generated code skips the per-node checks. When it fails (a none where a value
+was needed, an index out of range, a division by zero), the expression is evaluated
+again by the reference closures of `compile_expr_closures.py`, which raise the
+precise error with the span of the failing sub-expression.
 """
 from __future__ import annotations
 
-import operator
-
 from . import ast
 from .builtins import BUILTINS
+from .compile_expr_closures import ClosureCompiler
 from .errors import GameRuntimeError
 
-ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-           ">": operator.gt, ">=": operator.ge}
+ARITH = {"+", "-", "*"}
+COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError, ZeroDivisionError)
+
+TEMPLATE = """\
+def _expr(w, env):
+    try:
+        return {body}
+    except _FAILURES:
+        return _diagnose(w, env)
+"""
 
 
 class ExprCompiler:
+    """Called with an AST expression, returns its compiled function `f(w, env)`."""
+
     def __init__(self, model, program):
         self.m = model
         self.p = program
+        self.reference = ClosureCompiler(model, program)
 
     def __call__(self, e):
-        return getattr(self, "c_" + type(e).__name__)(e)
-
-    def c_Int(self, e):
-        v = e.value
-        return lambda w, env: v
-
-    def c_Bool(self, e):
-        v = e.value
-        return lambda w, env: v
-
-    def c_NoneLit(self, e):
-        return lambda w, env: None
-
-    def c_Str(self, e):
-        pieces = []
-        for part in e.parts:
-            if isinstance(part, str):
-                pieces.append(lambda w, env, s=part: s)
-            else:
-                f, lab = self(part), self.p.labeler(self.m.type_of(part))
-                pieces.append(lambda w, env, f=f, lab=lab: lab(f(w, env)))
-        return lambda w, env: "".join(p(w, env) for p in pieces)
-
-    def c_Name(self, e):
-        name, m = e.name, self.m
-        t = m.type_of(e)
-        if id(e) in m.local_ids:
-            return lambda w, env: env[name]
-        if name == "players":
-            return lambda w, env: [i for i, a in enumerate(w.alive) if a]
-        if name == "seats":
-            return lambda w, env: list(range(w.n))
-        if name == "player_count":
-            return lambda w, env: w.n
-        if name in m.consts:
-            return lambda w, env: w.consts[name]
-        if name in m.shared_fields:
-            return lambda w, env: w.shared[name]
-        if name in m.enum_of_value or name in m.board_of_space:
-            return lambda w, env: name
-        if name in m.zones:
-            key = (name, None)
-            return lambda w, env: key
-        if name in m.enums:
-            values = list(m.enums[name])
-            return lambda w, env: values
-        if name in m.boards:
-            spaces = list(m.boards[name].spaces)
-            return lambda w, env: spaces
-        if name in m.cardsets:
-            ids = self.p.cardset_ids  # filled after defs compile; read late
-            return lambda w, env: list(ids[name])
-        raise AssertionError(f"unresolved name {name} of type {t}")  # the checker rules this out
-
-    def c_Attr(self, e):
-        ot = self.m.type_of(e.obj)
-        name = e.name
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and id(e.obj) not in self.m.local_ids:
-            return lambda w, env: name
-        obj = self(e.obj)
-        span = e.span
-        if ot.kind == "player":
-            if name == "seat":
-                return obj
-            if name == "alive":
-                return lambda w, env: w.alive[obj(w, env)]
-            return lambda w, env: w.players[_need(obj(w, env), span)][name]
-        if ot.kind == "space":
-            board = self.p.boards[ot.name]
-            if name in board.attrs_of_space:
-                table = board.attrs_of_space[name]
-                return lambda w, env: table[_need(obj(w, env), span)]
-            bname = ot.name
-            return lambda w, env: w.spaces[bname][_need(obj(w, env), span)][name]
-        if ot.kind == "card":
-            cards = self.p.cards
-            if name in self.m.cardsets[ot.name].params:
-                return lambda w, env: cards[_need(obj(w, env), span)].attrs[name]
-            return lambda w, env: w.cardf[_need(obj(w, env), span)][name]
-        raise AssertionError(f"attribute {name} of {ot}")
-
-    def c_Index(self, e):
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.zones and id(e.obj) not in self.m.local_ids:
-            zname = e.obj.name
-            key = self(e.index)
-            return lambda w, env: (zname, key(w, env))
-        obj, idx, span = self(e.obj), self(e.index), e.span
-
-        def index(w, env):
-            items, i = obj(w, env), idx(w, env)
-            if not 0 <= i < len(items):
-                raise GameRuntimeError(span, "R002", f"index {i} is outside 0..{len(items) - 1}")
-            return items[i]
-        return index
-
-    def c_Call(self, e):
-        args = [self(a) for a in e.args]
-        if e.name in self.m.defs:
-            d = self.m.defs[e.name]
-            names = [p.name for p in d.params]
-            body = self.p.def_bodies[e.name]
-            return lambda w, env: body[0](w, dict(zip(names, [a(w, env) for a in args])))
-        run = BUILTINS[e.name].run
-        if len(args) == 1:
-            a0 = args[0]
-            return lambda w, env: run(w, a0(w, env))
-        return lambda w, env: run(w, *[a(w, env) for a in args])
+        gen = _Gen(self)
+        body = gen.expr(e)
+        ns = dict(gen.consts)
+        ns["_FAILURES"] = FAILURES
+        ns["_diagnose"] = _Diagnoser(self.reference, e)
+        exec(compile(TEMPLATE.format(body=body), f"<ruledsl expr at {e.span.where()}>", "exec"), ns)
+        return ns["_expr"]
 
     def optional(self, e):
         return self(e) if e is not None else None
 
     def source(self, e):
-        """A closure giving the list of items of a collection or zone."""
+        """A function giving a fresh list of the items of a collection or zone."""
         f = self(e)
         if self.m.type_of(e).kind == "zone":
-            return lambda w, env: list(w.zone(f(w, env)))
+            return lambda w, env: list(w.zones[f(w, env)])
         return f
 
+
+class _Diagnoser:
+    """Re-evaluates a failed expression with the reference closures, built on first use."""
+
+    def __init__(self, reference, e):
+        self.reference, self.e, self.fn = reference, e, None
+
+    def __call__(self, w, env):
+        if self.fn is None:
+            self.fn = self.reference(self.e)
+        return self.fn(w, env)
+
+
+class _Gen:
+    """Translates one expression tree to Python source text."""
+
+    def __init__(self, owner: ExprCompiler):
+        self.m, self.p = owner.m, owner.p
+        self.consts: dict = {}
+        self.bound: list = []  # aggregate variables in scope, innermost last
+
+    def const(self, value) -> str:
+        name = f"_k{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def expr(self, e) -> str:
+        return getattr(self, "c_" + type(e).__name__)(e)
+
+    # ------------------------------------------------------------ leaves
+    def c_Int(self, e):
+        return repr(int(e.value))
+
+    def c_Bool(self, e):
+        return "True" if e.value else "False"
+
+    def c_NoneLit(self, e):
+        return "None"
+
+    def c_Str(self, e):
+        parts = []
+        for part in e.parts:
+            if isinstance(part, str):
+                parts.append(self.const(part))
+            else:
+                lab = self.const(self.p.labeler(self.m.type_of(part)))
+                parts.append(f"{lab}({self.expr(part)})")
+        return "(" + " + ".join(parts) + ")" if parts else "''"
+
+    def c_Name(self, e):
+        name, m = e.name, self.m
+        if name in self.bound:
+            return _var(name)
+        if id(e) in m.local_ids:
+            return f"env[{name!r}]"
+        if name == "players":
+            return "[_i for _i, _a in enumerate(w.alive) if _a]"
+        if name == "seats":
+            return "list(range(w.n))"
+        if name == "player_count":
+            return "w.n"
+        if name in m.consts:
+            return f"w.consts[{name!r}]"
+        if name in m.shared_fields:
+            return f"w.shared[{name!r}]"
+        if name in m.enum_of_value or name in m.board_of_space:
+            return repr(name)
+        if name in m.zones:
+            return repr((name, None))
+        if name in m.enums:
+            return self.const(list(m.enums[name]))
+        if name in m.boards:
+            return self.const(list(m.boards[name].spaces))
+        if name in m.cardsets:
+            return f"list({self.const(self.p.cardset_ids)}[{name!r}])"  # filled after defs compile
+        raise AssertionError(f"unresolved name {name}")  # the checker rules this out
+
+    # ------------------------------------------------------------ access
+    def c_Attr(self, e):
+        name = e.name
+        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and id(e.obj) not in self.m.local_ids \
+                and e.obj.name not in self.bound:
+            return repr(name)
+        ot, obj = self.m.type_of(e.obj), self.expr(e.obj)
+        if ot.kind == "player":
+            if name == "seat":
+                return obj
+            if name == "alive":
+                return f"w.alive[{obj}]"
+            return f"w.players[{obj}][{name!r}]"
+        if ot.kind == "space":
+            board = self.p.boards[ot.name]
+            if name in board.attrs_of_space:
+                return f"{self.const(board.attrs_of_space[name])}[{obj}]"
+            return f"w.spaces[{ot.name!r}][{obj}][{name!r}]"
+        if ot.kind == "card":
+            if name in self.m.cardsets[ot.name].params:
+                return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
+            return f"w.cardf[{obj}][{name!r}]"
+        raise AssertionError(f"attribute {name} of {ot}")
+
+    def c_Index(self, e):
+        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.zones and id(e.obj) not in self.m.local_ids:
+            return f"({e.obj.name!r}, {self.expr(e.index)})"
+        return f"{self.const(_index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)})"
+
+    def c_Call(self, e):
+        args = [self.expr(a) for a in e.args]
+        if e.name in self.m.defs:
+            names = [p.name for p in self.m.defs[e.name].params]
+            env = "{" + ", ".join(f"{n!r}: {a}" for n, a in zip(names, args)) + "}"
+            return f"{self.const(self.p.def_bodies[e.name])}[0](w, {env})"
+        return f"{self.const(BUILTINS[e.name].run)}(w, {', '.join(args)})"
+
+    # ------------------------------------------------------------ collections
+    def items(self, e) -> str:
+        """The iterable of a collection or zone, not copied (expressions don't mutate)."""
+        src = self.expr(e)
+        return f"w.zones[{src}]" if self.m.type_of(e).kind == "zone" else src
+
+    def loop(self, e, make) -> str:
+        """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound."""
+        src = self.items(e.source)
+        self.bound.append(e.var)
+        try:
+            where = f" if {self.expr(e.where)}" if e.where is not None else ""
+            made = make()
+        finally:
+            self.bound.pop()
+        return f"{made} for {_var(e.var)} in {src}{where}"
+
     def c_Aggregate(self, e):
-        src, var = self.source(e.source), e.var
-        where = self.optional(e.where)
-        value = self.optional(e.value)
-        func = e.func
-
-        def items(w, env):
-            env = dict(env)
-            for x in src(w, env):
-                env[var] = x
-                if where is None or where(w, env):
-                    yield x, env
-
+        func, x = e.func, _var(e.var)
+        value = lambda: self.expr(e.value)  # noqa: E731  (built only where x is bound)
         if func == "count":
-            return lambda w, env: sum(1 for _ in items(w, env))
+            return f"sum({self.loop(e, lambda: '1')})"
         if func == "first":
-            return lambda w, env: next((x for x, _ in items(w, env)), None)
+            return f"next(({self.loop(e, lambda: x)}), None)"
         if func == "any":
-            if value is None:
-                return lambda w, env: any(True for _ in items(w, env))
-            return lambda w, env: any(value(w, en) for _, en in items(w, env))
-        if func == "all":
-            if value is None:  # all(x in S where c): every x of S meets c
-                return lambda w, env: all(where(w, en) for en in _each(src, var, w, env))
-            return lambda w, env: all(value(w, en) for _, en in items(w, env))
-        if func == "sum":
-            return lambda w, env: sum(value(w, en) for _, en in items(w, env))
+            return f"any({self.loop(e, value if e.value is not None else lambda: 'True')})"
+        if func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
+            cond = lambda: self.expr(e.where)  # noqa: E731
+            return f"all({self.loop(_Unfiltered(e), cond)})"
+        if func in ("all", "sum"):
+            return f"{func}({self.loop(e, value)})"
         if func in ("max", "min"):
-            pick = max if func == "max" else min
-            return lambda w, env: pick((value(w, en) for _, en in items(w, env)), default=0)
-
-        def best(w, env):
-            top, top_v = None, None
-            for x, en in items(w, env):
-                v = value(w, en)
-                if top_v is None or v > top_v:
-                    top, top_v = x, v
-            return top
-        return best
+            return f"{func}(({self.loop(e, value)}), default=0)"
+        return f"{self.const(_best)}({self.loop(e, lambda: f'({x}, {value()})')})"
 
     def c_Filter(self, e):
-        src, var = self.source(e.source), e.var
-        where = self.optional(e.where)
-        if where is None:
-            return src
-
-        def filt(w, env):
-            env = dict(env)
-            out = []
-            for x in src(w, env):
-                env[var] = x
-                if where(w, env):
-                    out.append(x)
-            return out
-        return filt
+        if e.where is None:
+            src = self.expr(e.source)
+            return f"list(w.zones[{src}])" if self.m.type_of(e.source).kind == "zone" else src
+        return f"[{self.loop(e, lambda: _var(e.var))}]"
 
     def c_ListLit(self, e):
-        items = [self(i) for i in e.items]
-        return lambda w, env: [i(w, env) for i in items]
+        return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
 
     def c_Range(self, e):
-        lo, hi = self(e.lo), self(e.hi)
-        return lambda w, env: list(range(lo(w, env), hi(w, env) + 1))
+        return f"list(range({self.expr(e.lo)}, {self.expr(e.hi)} + 1))"
 
+    # ------------------------------------------------------------ operators
     def c_Binary(self, e):
-        op, a, b, span = e.op, self(e.left), self(e.right), e.span
-        if op == "and":
-            return lambda w, env: a(w, env) and b(w, env)
-        if op == "or":
-            return lambda w, env: a(w, env) or b(w, env)
-        if op in ARITH:
-            f = ARITH[op]
-            return lambda w, env: f(a(w, env), b(w, env))
-        if op in ("/", "%"):
-            def divide(w, env):
-                x, y = a(w, env), b(w, env)
-                if y == 0:
-                    raise GameRuntimeError(span, "R003", "division by zero")
-                return x // y if op == "/" else x % y
-            return divide
+        op, a, b = e.op, self.expr(e.left), self.expr(e.right)
+        if op in ("and", "or") or op in ARITH or op in COMPARE:
+            return f"({a} {op} {b})"
+        if op == "/":
+            return f"({a} // {b})"
+        if op == "%":
+            return f"({a} % {b})"
         if op == "in":
             if self.m.type_of(e.right).kind == "zone":
-                return lambda w, env: a(w, env) in w.zone(b(w, env))
-            return lambda w, env: a(w, env) in b(w, env)
-        f = COMPARE[op]
-        return lambda w, env: f(a(w, env), b(w, env))
+                return f"({a} in w.zones[{b}])"
+            return f"({a} in {b})"
+        raise AssertionError(f"operator {op}")
 
     def c_Not(self, e):
-        a = self(e.operand)
-        return lambda w, env: not a(w, env)
+        return f"(not {self.expr(e.operand)})"
 
     def c_Neg(self, e):
-        a = self(e.operand)
-        return lambda w, env: -a(w, env)
+        return f"(-{self.expr(e.operand)})"
 
     def c_Cond(self, e):
-        t, a, b = self(e.test), self(e.then), self(e.other)
-        return lambda w, env: a(w, env) if t(w, env) else b(w, env)
+        return f"({self.expr(e.then)} if {self.expr(e.test)} else {self.expr(e.other)})"
 
 
-def _each(src, var, w, env):
-    env = dict(env)
-    for x in src(w, env):
-        env[var] = x
-        yield env
+def _var(name: str) -> str:
+    return "_v_" + name
 
 
-def _need(value, span):
-    if value is None:
-        raise GameRuntimeError(span, "R001", "this value is none here, so it has no attributes")
-    return value
+class _Unfiltered:
+    """An aggregate seen without its `where` (for `all(x in S where c)`, c is the value)."""
+
+    def __init__(self, e):
+        self.source, self.var, self.where = e.source, e.var, None
+
+
+def _best(pairs):
+    top, top_v = None, None
+    for x, v in pairs:
+        if top_v is None or v > top_v:
+            top, top_v = x, v
+    return top
+
+
+def _index(items, i, span):
+    if not 0 <= i < len(items):
+        raise GameRuntimeError(span, "R002", f"index {i} is outside 0..{len(items) - 1}")
+    return items[i]

@@ -146,6 +146,8 @@ class Program:
         if kind == "coll":
             inner = self.labeler(t.elem) if t.elem is not None else str
             return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"
+        if kind in ("space", "enum"):
+            return lambda v: "none" if v is None else v  # spaces and enum values are their names
         return lambda v: "none" if v is None else str(v)
 
     def show_field(self, owner, name, value):

@@ -120,31 +120,44 @@ class Machine:
         self.frames.append(Frame(code, 0, env))
 
     def run(self):
-        """Runs until a decision is pending or the game is over."""
+        """Runs until a decision is pending or the game is over.
+
+        The inner loop runs one frame's ops while that frame stays on top; an op
+        returns non-None to pause (a decision) or stop (the end of the game).
+        """
         frames = self.frames
-        while self.result is None:
-            if not frames:
-                self.finish("the flow of play ended")
-                return
-            fr = frames[-1]
-            ops = fr.code.ops
-            if fr.pc >= len(ops):
-                frames.pop()
-                continue
-            try:
-                stop = ops[fr.pc](self, fr)
-            except GameRuntimeError:
-                raise
-            except RecursionError:
-                raise GameRuntimeError(fr.code.spans[fr.pc], "R004", "defs call each other too deep") from None
-            except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
-                raise GameRuntimeError(fr.code.spans[fr.pc], "R000",
-                                       f"this step failed ({type(err).__name__}: {err}); a value was probably none") from None
-            self.ops += 1
-            if stop is not None:
-                return
-            if self.ops > self.max_ops:
-                self.finish("step limit: too many rule steps", by_rule=False)
+        count = 0
+        try:
+            while self.result is None:
+                if not frames:
+                    self.finish("the flow of play ended")
+                    return
+                fr = frames[-1]
+                ops = fr.code.ops
+                n = len(ops)
+                while fr.pc < n:
+                    count += 1
+                    if ops[fr.pc](self, fr) is not None:
+                        return
+                    if frames[-1] is not fr:
+                        break
+                    if count > 4096:  # the step limit is looked at in batches
+                        self.ops += count
+                        count = 0
+                        if self.ops > self.max_ops:
+                            self.finish("step limit: too many rule steps", by_rule=False)
+                            return
+                else:
+                    frames.pop()
+        except GameRuntimeError:
+            raise
+        except RecursionError:
+            raise GameRuntimeError(fr.code.spans[fr.pc], "R004", "defs call each other too deep") from None
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
+            raise GameRuntimeError(fr.code.spans[fr.pc], "R000",
+                                   f"this step failed ({type(err).__name__}: {err}); a value was probably none") from None
+        finally:
+            self.ops += count
 
     def decide(self, decision: Decision):
         """Called by a decision op: first the end conditions, then a pause."""

@@ -9,7 +9,7 @@ import itertools
 
 from . import ast
 from .compile_expr import ExprCompiler
-from .errors import GameRuntimeError
+from .errors import RUNTIME_FAILURES, GameRuntimeError, failure_message
 from .program import BoardRT, Card, Code, EndRT, Program
 
 
@@ -131,9 +131,13 @@ def _card_label(cs, attrs_, ex, model) -> str:
     return " ".join(shown) or cs.decl.name
 
 
+SIMPLE = {"Let", "Roll", "Assign", "MoveCard", "Draw", "Shuffle", "Say", "Reveal", "Eliminate"}
+
+
 class StmtCompiler:
     def __init__(self, model, prog, ex):
         self.m, self.p, self.x = model, prog, ex
+        self.collecting: list | None = None  # where simple() puts effects (see simple_run)
 
     def code(self, name, decl, body) -> Code:
         code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
@@ -147,14 +151,50 @@ class StmtCompiler:
         return len(code.ops) - 1
 
     def block(self, code, stmts):
+        run: list = []  # consecutive simple statements, emitted as one op
         for s in stmts:
+            if type(s).__name__ in SIMPLE:
+                run.append(s)
+                continue
+            self.simple_run(code, run)
+            run = []
             getattr(self, "s_" + type(s).__name__)(code, s)
+        self.simple_run(code, run)
+
+    def simple_run(self, code, stmts):
+        """Straight-line effects (no jumps, no decisions) run in one op, in order."""
+        if not stmts:
+            return
+        effects: list = []
+        self.collecting = effects
+        try:
+            for s in stmts:
+                getattr(self, "s_" + type(s).__name__)(code, s)
+        finally:
+            self.collecting = None
+        if len(effects) == 1:
+            effect, span, kind = effects[0]
+
+            def op(vm, fr):
+                effect(vm, fr.env)
+                fr.pc += 1
+            self.emit(code, kind, span, op)
+            return
+        steps = [e for e, _, _ in effects]
+        spans = [sp for _, sp, _ in effects]
+
+        def ops(vm, fr):
+            env, i = fr.env, 0
+            try:
+                for i, effect in enumerate(steps):
+                    effect(vm, env)
+            except RUNTIME_FAILURES as err:
+                raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
+            fr.pc += 1
+        self.emit(code, "effects", spans[0], ops)
 
     def simple(self, code, s, effect):
-        def op(vm, fr):
-            effect(vm, fr.env)
-            fr.pc += 1
-        self.emit(code, type(s).__name__.lower(), s.span, op)
+        self.collecting.append((effect, s.span, type(s).__name__.lower()))
 
     # ------------------------------------------------------------ simple effects
     def s_Let(self, code, s):

@@ -194,7 +194,7 @@ class _Gen:
         func, x = e.func, _var(e.var)
         value = lambda: self.expr(e.value)  # noqa: E731  (built only where x is bound)
         if func == "count":
-            return f"sum({self.loop(e, lambda: '1')})"
+            return f"len([{self.loop(e, lambda: '1')}])"  # lists beat generators on small sets
         if func == "first":
             return f"next(({self.loop(e, lambda: x)}), None)"
         if func == "any":
@@ -202,10 +202,12 @@ class _Gen:
         if func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
             cond = lambda: self.expr(e.where)  # noqa: E731
             return f"all({self.loop(_Unfiltered(e), cond)})"
-        if func in ("all", "sum"):
-            return f"{func}({self.loop(e, value)})"
+        if func == "all":
+            return f"all({self.loop(e, value)})"
+        if func == "sum":
+            return f"sum([{self.loop(e, value)}])"
         if func in ("max", "min"):
-            return f"{func}(({self.loop(e, value)}), default=0)"
+            return f"{func}([{self.loop(e, value)}], default=0)"
         return f"{self.const(_best)}({self.loop(e, lambda: f'({x}, {value()})')})"
 
     def c_Filter(self, e):

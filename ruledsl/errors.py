@@ -66,3 +66,12 @@ class GameRuntimeError(Exception):
     def __init__(self, span: Span, code: str, message: str):
         self.diagnostic = Diagnostic(span, code, message)
         super().__init__(f"{span.where()}: runtime error: {message} [{code}]")
+
+
+# Python errors a rule step can run into when a value is none or out of place; the
+# runtime turns them into an R000 error at the step's span instead of a traceback.
+RUNTIME_FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError)
+
+
+def failure_message(err: Exception) -> str:
+    return f"this step failed ({type(err).__name__}: {err}); a value was probably none"

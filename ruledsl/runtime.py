@@ -11,7 +11,7 @@ import random
 
 import attrs
 
-from .errors import GameRuntimeError, Span
+from .errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
 
 MAX_DEPTH = 200
 DEFAULT_MAX_OPS = 20_000_000
@@ -153,9 +153,8 @@ class Machine:
             raise
         except RecursionError:
             raise GameRuntimeError(fr.code.spans[fr.pc], "R004", "defs call each other too deep") from None
-        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
-            raise GameRuntimeError(fr.code.spans[fr.pc], "R000",
-                                   f"this step failed ({type(err).__name__}: {err}); a value was probably none") from None
+        except RUNTIME_FAILURES as err:
+            raise GameRuntimeError(fr.code.spans[fr.pc], "R000", failure_message(err)) from None
         finally:
             self.ops += count
 

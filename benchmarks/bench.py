@@ -35,9 +35,16 @@ CLASSICS = {  # example file -> (OpenSpiel C++ name, OpenSpiel pure-Python name 
 
 
 # ------------------------------------------------------------------ the two loops
+class SharedChance(RandomChance):
+    """ruledsl's chance source drawing from the loop's one random.Random, like OpenSpiel's."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+
 def ruledsl_playout(program, players: int, rng: random.Random) -> tuple:
     """One random game in ruledsl; returns the outcome as a tuple of signs per seat."""
-    m = Machine(program, players, RandomChance(rng.random()))
+    m = Machine(program, players, SharedChance(rng))
     while m.pending is not None:
         m.choose_index(rng.randrange(len(m.pending.labels)))
     return outcome_of([1 if s in m.result.winners else 0 for s in range(players)])

@@ -7,6 +7,7 @@ from .check import check
 from .compile import compile_game
 from .load import Loaded, load
 from .program import Program
+from .types import Model
 
 
 @attrs.frozen
@@ -14,6 +15,7 @@ class Game:
     path: str
     loaded: Loaded
     program: Program
+    model: Model  # the checked symbol tables and types the program was compiled from
 
     @property
     def rules_sha256(self) -> str:
@@ -24,4 +26,4 @@ def load_game(path: str) -> Game:
     """Raises errors.RuleError with every diagnostic of the first stage that failed."""
     loaded = load(path)
     model = check(loaded)
-    return Game(path=path, loaded=loaded, program=compile_game(model, path))
+    return Game(path=path, loaded=loaded, program=compile_game(model, path), model=model)

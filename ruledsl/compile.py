@@ -172,11 +172,14 @@ class StmtCompiler:
                 getattr(self, "s_" + type(s).__name__)(code, s)
         finally:
             self.collecting = None
+        changes = any(self.changes_world(s) for s in stmts)
         if len(effects) == 1:
             effect, span, kind = effects[0]
 
             def op(vm, fr):
                 effect(vm, fr.env)
+                if changes:
+                    vm.w.version += 1
                 fr.pc += 1
             self.emit(code, kind, span, op)
             return
@@ -190,8 +193,16 @@ class StmtCompiler:
                     effect(vm, env)
             except RUNTIME_FAILURES as err:
                 raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
+            if changes:
+                vm.w.version += 1
             fr.pc += 1
         self.emit(code, "effects", spans[0], ops)
+
+    def changes_world(self, s) -> bool:
+        """Whether a simple statement can change the World (and so an end condition)."""
+        if isinstance(s, ast.Assign):
+            return not (isinstance(s.target, ast.Name) and id(s.target) in self.m.local_ids)
+        return isinstance(s, (ast.MoveCard, ast.Draw, ast.Shuffle, ast.Eliminate))
 
     def simple(self, code, s, effect):
         self.collecting.append((effect, s.span, type(s).__name__.lower()))

@@ -14,6 +14,8 @@ precise error with the span of the failing sub-expression.
 """
 from __future__ import annotations
 
+import attrs
+
 from . import ast
 from .builtins import BUILTINS
 from .compile_expr_closures import ClosureCompiler
@@ -180,15 +182,52 @@ class _Gen:
         return f"w.zones[{src}]" if self.m.type_of(e).kind == "zone" else src
 
     def loop(self, e, make) -> str:
-        """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound."""
-        src = self.items(e.source)
+        """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound.
+
+        Over a board or card set, a `where` conjunct `x.attr == K` on a fixed attribute
+        (K not mentioning x) becomes an index lookup: only matching items are visited.
+        """
+        src, conds = self.items(e.source), _conjuncts(e.where)
+        index = self.index_for(e, conds)
+        if index is not None:
+            src, conds = index
         self.bound.append(e.var)
         try:
-            where = f" if {self.expr(e.where)}" if e.where is not None else ""
+            where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
             made = make()
         finally:
             self.bound.pop()
         return f"{made} for {_var(e.var)} in {src}{where}"
+
+    def index_for(self, e, conds):
+        """(source code, remaining conjuncts) using an attribute index, or None."""
+        src = e.source
+        if not isinstance(src, ast.Name) or id(src) in self.m.local_ids or src.name in self.bound:
+            return None
+        tables = self.fixed_attrs(src.name)
+        if tables is None:
+            return None
+        for i, c in enumerate(conds):
+            if not (isinstance(c, ast.Binary) and c.op == "=="):
+                continue
+            for attr, key in ((c.left, c.right), (c.right, c.left)):
+                if (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == e.var
+                        and attr.name in tables and not _mentions(key, e.var)):
+                    index = self.const(_AttrIndex(tables[attr.name]))
+                    return f"{index}.get({self.expr(key)})", conds[:i] + conds[i + 1:]
+        return None
+
+    def fixed_attrs(self, name):
+        """Attribute tables {attr: function giving [(item, value)...]} of a board or card set."""
+        if name in self.m.boards:
+            board = self.p.boards[name]
+            return {a: (lambda t=t, sp=board.spaces: [(s, t[s]) for s in sp])
+                    for a, t in board.attrs_of_space.items()}
+        if name in self.m.cardsets:
+            prog = self.p  # cards are built after defs compile: read them on first use
+            return {a: (lambda a=a, n=name: [(c, prog.cards[c].attrs[a]) for c in prog.cardset_ids[n]])
+                    for a in self.m.cardsets[name].params}
+        return None
 
     def c_Aggregate(self, e):
         func, x = e.func, _var(e.var)
@@ -256,6 +295,40 @@ class _Unfiltered:
 
     def __init__(self, e):
         self.source, self.var, self.where = e.source, e.var, None
+
+
+def _conjuncts(e) -> list:
+    """`a and b and c` as [a, b, c]; no condition as []."""
+    if e is None:
+        return []
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _mentions(e, name: str) -> bool:
+    """Whether a Name `name` occurs anywhere in the expression tree."""
+    if isinstance(e, ast.Name):
+        return e.name == name
+    if isinstance(e, (list, tuple)):
+        return any(_mentions(x, name) for x in e)
+    if isinstance(e, ast.Expr):
+        return any(_mentions(getattr(e, f.name), name) for f in attrs.fields(type(e)) if f.name != "span")
+    return False
+
+
+class _AttrIndex:
+    """Items of a board or card set grouped by one fixed attribute, in declared order."""
+
+    def __init__(self, pairs_of):
+        self.pairs_of, self.groups = pairs_of, None
+
+    def get(self, key):
+        if self.groups is None:
+            self.groups = {}
+            for item, value in self.pairs_of():
+                self.groups.setdefault(value, []).append(item)
+        return self.groups.get(key, ())
 
 
 def _best(pairs):

@@ -167,6 +167,7 @@ def s_Walk(self, code, s):
         st[0] -= 1
         here = step_space(getter(w, env), st[1])
         setter(w, env, here)
+        w.version += 1
         if st[0] > 0 and step_space(here, st[1]) == here:
             st[0] = 0  # the end of a line: this space is landed on, not passed
         trig = on_pass() if st[0] > 0 else None

@@ -86,6 +86,7 @@ class Machine:
         self.steps = 0
         self.ops = 0
         self.max_ops = max_ops
+        self.ends_false_at = -1  # the World version at which every end condition was false
         attach = getattr(chance, "attach", None)
         if attach is not None:
             attach(self)  # e.g. a replay source that names the rule asking for chance
@@ -111,6 +112,7 @@ class Machine:
             return
         order = self.chance.shuffle(cards, self.program.zone_label(key))
         w.zones[key] = list(order)
+        w.version += 1
         self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
 
     # ------------------------------------------------------------ stepping
@@ -166,6 +168,11 @@ class Machine:
         return True
 
     def check_ends(self) -> bool:
+        """Evaluates the end conditions, unless the World is unchanged since they were false."""
+        w = self.w
+        if w.version == self.ends_false_at:
+            return False
+        self.ends_false_at = w.version
         for end in self.program.ends:
             if end.cond(self.w, {}):
                 winner = end.winner(self.w, {}) if end.winner else None

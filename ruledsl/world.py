@@ -23,6 +23,11 @@ class World:
         self.cardf: dict = {}
         self.zones: dict = {}
         self.loc: dict = {}
+        self.version = 0  # bumped by every change rules make (see touch)
+
+    def touch(self):
+        """Marks the World changed. Rule effects do this; so must code that pokes it directly."""
+        self.version += 1
 
     def clone(self) -> "World":
         w = copy.copy(self)
@@ -50,6 +55,7 @@ class World:
         else:
             dest.insert(0, card)
         self.loc[card] = key
+        self.version += 1
 
     # ------------------------------------------------------------ rendering
     def snapshot(self, seat: int | None = None) -> dict:

@@ -1,4 +1,9 @@
-"""Helpers for scenario tests: fixed chance, scripted decisions, state pokes."""
+"""Helpers for scenario tests: fixed chance, scripted decisions, state pokes.
+
+A test that changes `m.w` by hand (not through `World.put`) should call `m.w.touch()`
+afterwards if an end condition may now hold: the Machine skips end checks while the
+World's version is unchanged.
+"""
 from __future__ import annotations
 
 from pathlib import Path

@@ -103,3 +103,27 @@ end when enough "three points": any(p in players: p.points >= 3) winner first(p 
     m = run(tmp_path, text)
     assert m.result.reason == "three points" and m.result.winners == [0]
     assert [p["points"] for p in m.w.players] == [3, 2]
+
+
+ENDS = '''
+shared { n: int = 0 }
+rule flow() { loop { for p in players { choose x from 1..2 by p as "add"  n += x } } }
+end when big "n reached 5": n >= 5
+'''
+
+
+def test_end_conditions_are_rechecked_after_every_rule_change(tmp_path):
+    m = run(tmp_path, ENDS)
+    for _ in range(2):
+        m.choose("2")
+    assert m.result is None
+    m.choose("2")  # n = 6: the turn boundary after this choice ends the game
+    assert m.result.reason == "n reached 5" and m.steps == 3
+
+
+def test_a_direct_poke_is_seen_by_end_checks_once_the_world_is_touched(tmp_path):
+    m = run(tmp_path, ENDS)
+    m.w.shared["n"] = 9
+    assert not m.check_ends()  # unchanged version: the last (false) answer stands
+    m.w.touch()
+    assert m.check_ends() and m.result.reason == "n reached 5"

@@ -102,3 +102,16 @@ def test_generated_code_agrees_with_the_reference_closures(path):
                 assert prog.def_bodies[name][0](w, env) == ref(d.body)(w, env), (name, values)
                 checked += 1
     assert checked > 0
+
+
+def test_filters_on_a_fixed_attribute_keep_meaning_and_order(tmp_path):
+    text = ("cards c(suit: int, rank: int) { each suit in 0..2, rank in 1..4 }\n"
+            "shared { n: int = 0  f: c? = none  m: int = 0 }\n"
+            "rule flow() {\n"
+            "  n = count(x in c where x.suit == 1 and x.rank > 2)\n"
+            "  f = first(x in c where 2 == x.suit)\n"
+            "  m = sum(x in c where x.suit == 5: x.rank)\n"
+            "}\n")
+    m = run(tmp_path, text)
+    assert m.w.shared["n"] == 2 and m.w.shared["m"] == 0
+    assert m.program.cards[m.w.shared["f"]].attrs == {"suit": 2, "rank": 1}

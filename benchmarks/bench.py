@@ -18,6 +18,7 @@ import random
 import sys
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,16 +71,20 @@ def outcome_of(values) -> tuple:
     return tuple((v > mean) - (v < mean) for v in values)
 
 
-def measure(playout, seconds: float, min_games: int) -> tuple:
-    """Runs playouts for at least `seconds` and `min_games`; returns (games/s, outcomes)."""
-    outcomes: Counter = Counter()
-    games, start = 0, time.perf_counter()
-    while True:
-        outcomes[playout()] += 1
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds and games >= min_games:
-            return games / elapsed, outcomes
+def measure(playouts: dict, seconds: float, min_games: int, slice_s: float = 0.2) -> dict:
+    """Runs each engine's playouts in turn, in short slices, until each has had `seconds`
+    and `min_games`; returns {engine: (games/s, outcomes)}. Interleaving keeps a change in
+    machine load from favouring whichever engine happened to run at a quiet moment."""
+    stats = {name: [0, 0.0, Counter()] for name in playouts}  # games, time, outcomes
+    while any(g < min_games or t < seconds for g, t, _ in stats.values()):
+        for name, playout in playouts.items():
+            st = stats[name]
+            start = time.perf_counter()
+            while time.perf_counter() - start < slice_s:
+                st[2][playout()] += 1
+                st[0] += 1
+            st[1] += time.perf_counter() - start
+    return {name: (g / t, out) for name, (g, t, out) in stats.items()}
 
 
 # ------------------------------------------------------------------ agreement
@@ -114,16 +119,13 @@ def load_openspiel():
 def bench_classic(name: str, args, pyspiel) -> list:
     program = load_game(str(ROOT / "examples" / f"{name}.game")).program
     rng = random.Random(f"bench:{name}")
-    ours, ours_out = measure(lambda: ruledsl_playout(program, 2, rng), args.seconds, args.games)
-    rows = [(name, "ruledsl", ours, ours_out)]
+    playouts = {"ruledsl": lambda: ruledsl_playout(program, 2, rng)}
     if pyspiel is not None:
         for engine, spiel_name in zip(("OpenSpiel C++", "OpenSpiel Python"), CLASSICS[name]):
-            if spiel_name is None:
-                continue
-            game = pyspiel.load_game(spiel_name)
-            rate, out = measure(lambda: openspiel_playout(game, rng), args.seconds, args.games)
-            rows.append((name, engine, rate, out))
-    return rows
+            if spiel_name is not None:
+                playouts[engine] = partial(openspiel_playout, pyspiel.load_game(spiel_name), rng)
+    results = measure(playouts, args.seconds, args.games)
+    return [(name, engine, rate, out) for engine, (rate, out) in results.items()]
 
 
 def print_classic(rows: list):

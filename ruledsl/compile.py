@@ -267,7 +267,7 @@ class StmtCompiler:
         def call(vm, fr):
             env = {n: a(vm.w, fr.env) for n, a in zip(names, args)}
             fr.pc += 1
-            vm.call(rules[rule], env)
+            return vm.call(rules[rule], env)
         self.emit(code, "call", s.span, call)
 
     def s_MoveCard(self, code, s):

@@ -1,6 +1,7 @@
 """Compile stage: decision points (choose, menu, may). Each op pauses the Machine."""
 from __future__ import annotations
 
+from . import ast
 from .errors import GameRuntimeError
 from .runtime import Decision
 from .types import elem_of
@@ -36,11 +37,13 @@ def _chooser(self, by, span):
 
 
 def s_Choose(self, code, s):
-    src = self.x.source(s.source)
-    where = self.x(s.where) if s.where is not None else None
+    if s.where is not None:  # `choose x from S where c` offers [x in S where c]
+        src = self.x(ast.Filter(span=s.span, var=s.var, source=s.source, where=s.where))
+    else:
+        src = self.x.source(s.source)
     seat = _chooser(self, self.x(s.by), s.span)
     elem = elem_of(self.m.type_of(s.source))
-    lab = self.p.labeler(elem)
+    labels_of = self.p.labels_fn(elem)
     var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
     with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
 
@@ -50,19 +53,11 @@ def s_Choose(self, code, s):
 
     def choose(vm, fr):
         w, env = vm.w, fr.env
-        values = list(src(w, env))
-        if where is not None:
-            e = dict(env)
-            kept = []
-            for v in values:
-                e[var] = v
-                if where(w, e):
-                    kept.append(v)
-            values = kept
+        values = src(w, env)  # a fresh list, or a constant one that nothing changes
         if not values:
             raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
         state_of = (lambda c: tuple(sorted(w.cardf[c].items()))) if with_fields else None
-        labels, values = _dedupe([lab(v) for v in values], values, state_of)
+        labels, values = _dedupe(labels_of(values), values, state_of)
         return vm.decide(Decision(seat(w, env), name, labels, values, span, secret, "choose", bind))
     self.emit(code, "choose", s.span, choose)
 

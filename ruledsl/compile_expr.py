@@ -214,7 +214,7 @@ class _Gen:
                 if (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == e.var
                         and attr.name in tables and not _mentions(key, e.var)):
                     index = self.const(_AttrIndex(tables[attr.name]))
-                    return f"{index}.get({self.expr(key)})", conds[:i] + conds[i + 1:]
+                    return f"{index}[{self.expr(key)}]", conds[:i] + conds[i + 1:]
         return None
 
     def fixed_attrs(self, name):
@@ -317,18 +317,24 @@ def _mentions(e, name: str) -> bool:
     return False
 
 
-class _AttrIndex:
-    """Items of a board or card set grouped by one fixed attribute, in declared order."""
+class _AttrIndex(dict):
+    """Items of a board or card set grouped by one fixed attribute, in declared order.
+
+    Filled on first use (cards exist only after defs compile); a plain dict lookup after.
+    """
 
     def __init__(self, pairs_of):
-        self.pairs_of, self.groups = pairs_of, None
+        super().__init__()
+        self.pairs_of = pairs_of
 
-    def get(self, key):
-        if self.groups is None:
-            self.groups = {}
+    def __missing__(self, key):
+        if self.pairs_of is not None:
             for item, value in self.pairs_of():
-                self.groups.setdefault(value, []).append(item)
-        return self.groups.get(key, ())
+                self.setdefault(value, []).append(item)
+            self.pairs_of = None
+            if key in self:
+                return self[key]
+        return ()
 
 
 def _best(pairs):

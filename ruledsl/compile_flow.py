@@ -162,7 +162,7 @@ def s_Walk(self, code, s):
             fr.pc += 1
             land = on_land()
             if land is not None:
-                vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
+                return vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
             return None
         st[0] -= 1
         here = step_space(getter(w, env), st[1])
@@ -172,7 +172,7 @@ def s_Walk(self, code, s):
             st[0] = 0  # the end of a line: this space is landed on, not passed
         trig = on_pass() if st[0] > 0 else None
         if trig is not None:
-            vm.call(trig, dict(zip(trig.params, (here, st[2]))))
+            return vm.call(trig, dict(zip(trig.params, (here, st[2]))))
     # the step op leaves pc alone until the count runs out, so it runs again
     # (after any `on pass` trigger it called has returned)
     self.emit(code, "walk-step", s.span, step)

@@ -150,6 +150,19 @@ class Program:
             return lambda v: "none" if v is None else v  # spaces and enum values are their names
         return lambda v: "none" if v is None else str(v)
 
+    def labels_fn(self, t):
+        """A function labelling a whole list of values of type t (offered choices)."""
+        kind = t.kind
+        if kind in ("space", "enum"):
+            return lambda vs: [v if v is not None else "none" for v in vs]
+        if kind == "card":
+            cards = self.cards
+            return lambda vs: [cards[v].label if v is not None else "none" for v in vs]
+        if kind == "player":
+            return lambda vs: [f"seat {v}" if v is not None else "none" for v in vs]
+        lab = self.labeler(t)
+        return lambda vs: [lab(v) for v in vs]
+
     def show_field(self, owner, name, value):
         """A field's value for JSON: ints and bools as they are, the rest as labels."""
         lab = self.field_labelers.get((owner, name))

@@ -14,6 +14,7 @@ import attrs
 from .errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
 
 MAX_DEPTH = 200
+PUSHED = "pushed"  # what an op returns after pushing a frame (calling a rule)
 DEFAULT_MAX_OPS = 20_000_000
 
 
@@ -120,12 +121,14 @@ class Machine:
         if len(self.frames) >= MAX_DEPTH:
             raise GameRuntimeError(code.span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
         self.frames.append(Frame(code, 0, env))
+        return PUSHED
 
     def run(self):
         """Runs until a decision is pending or the game is over.
 
-        The inner loop runs one frame's ops while that frame stays on top; an op
-        returns non-None to pause (a decision) or stop (the end of the game).
+        The inner loop runs one frame's ops while that frame stays on top. An op
+        returns None to go on, PUSHED after calling a rule, and True to pause (a
+        decision) or stop (the end of the game).
         """
         frames = self.frames
         count = 0
@@ -140,9 +143,9 @@ class Machine:
                 while fr.pc < n:
                     count += 1
                     if ops[fr.pc](self, fr) is not None:
-                        return
-                    if frames[-1] is not fr:
-                        break
+                        if frames[-1] is not fr:
+                            break  # the op called a rule (it returned PUSHED)
+                        return  # a decision is pending, or the game is over
                     if count > 4096:  # the step limit is looked at in batches
                         self.ops += count
                         count = 0

@@ -228,13 +228,13 @@ class StmtCompiler:
         getter = self.x(s.target) if s.op != "=" else None
         sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
 
-        def assign(vm, env):
+        def assign(vm, env):  # the reference version: checks each step for a precise error
             w = vm.w
             v = value(w, env)
             if sign:
                 v = getter(w, env) + sign * v
             setter(w, env, v)
-        self.simple(code, s, assign)
+        self.simple(code, s, self.x.store(s.target, s.op, s.value, assign))
 
     def setter(self, target):
         """A closure (w, env, value) that stores into a local, shared or entity field."""
@@ -259,13 +259,13 @@ class StmtCompiler:
         return lambda w, env, v: w.cardf[need(w, env)].__setitem__(name, v)
 
     def s_CallStmt(self, code, s):
-        args = [self.x(a) for a in s.call.args]
         rule = s.call.name
         names = [p.name for p in self.m.rules[rule].params]
+        args = self.x.record(names, s.call.args, s.span)
         rules = self.p.rules
 
         def call(vm, fr):
-            env = {n: a(vm.w, fr.env) for n, a in zip(names, args)}
+            env = args(vm.w, fr.env)
             fr.pc += 1
             return vm.call(rules[rule], env)
         self.emit(code, "call", s.span, call)

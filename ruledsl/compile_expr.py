@@ -33,6 +33,17 @@ def _expr(w, env):
         return _diagnose(w, env)
 """
 
+# A store evaluates everything before it writes, so a failure has changed nothing and
+# the reference version can run in its place to raise the precise error.
+STORE_TEMPLATE = """\
+def _expr(vm, env):
+    w = vm.w
+    try:
+        {body}
+    except _FAILURES:
+        _diagnose(vm, env)
+"""
+
 
 class ExprCompiler:
     """Called with an AST expression, returns its compiled function `f(w, env)`."""
@@ -44,12 +55,22 @@ class ExprCompiler:
 
     def __call__(self, e):
         gen = _Gen(self)
-        body = gen.expr(e)
-        ns = dict(gen.consts)
-        ns["_FAILURES"] = FAILURES
-        ns["_diagnose"] = _Diagnoser(self.reference, e)
-        exec(compile(TEMPLATE.format(body=body), f"<ruledsl expr at {e.span.where()}>", "exec"), ns)
-        return ns["_expr"]
+        return _build(TEMPLATE, gen.expr(e), gen, _Diagnoser(self.reference, e), e.span)
+
+    def record(self, names, exprs, span):
+        """`f(w, env)` giving the dict {name: value} of a rule call's arguments."""
+        gen = _Gen(self)
+        body = "{" + ", ".join(f"{n!r}: {gen.expr(e)}" for n, e in zip(names, exprs)) + "}"
+        refs = [_Diagnoser(self.reference, e) for e in exprs]
+        diagnose = lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}  # noqa: E731
+        return _build(TEMPLATE, body, gen, diagnose, span)
+
+    def store(self, target, op, value, reference):
+        """An effect `(vm, env)` doing `target op value` (op: = += -=) as generated code;
+        `reference(vm, env)` is the closure version, run instead when the code fails."""
+        gen = _Gen(self)
+        body = f"{gen.expr(target)} {op} {gen.expr(value)}"
+        return _build(STORE_TEMPLATE, body, gen, reference, target.span)
 
     def optional(self, e):
         return self(e) if e is not None else None
@@ -60,6 +81,14 @@ class ExprCompiler:
         if self.m.type_of(e).kind == "zone":
             return lambda w, env: list(w.zones[f(w, env)])
         return f
+
+
+def _build(template, body, gen, diagnose, span):
+    ns = dict(gen.consts)
+    ns["_FAILURES"] = FAILURES
+    ns["_diagnose"] = diagnose
+    exec(compile(template.format(body=body), f"<ruledsl code at {span.where()}>", "exec"), ns)
+    return ns["_expr"]
 
 
 class _Diagnoser:

@@ -115,3 +115,13 @@ def test_filters_on_a_fixed_attribute_keep_meaning_and_order(tmp_path):
     m = run(tmp_path, text)
     assert m.w.shared["n"] == 2 and m.w.shared["m"] == 0
     assert m.program.cards[m.w.shared["f"]].attrs == {"suit": 2, "rank": 1}
+
+
+@pytest.mark.parametrize("stmt,at", [("who.score = 1", "who.score"), ("n += who.score", "who.score")])
+def test_a_failing_assignment_changes_nothing_and_names_the_none(tmp_path, stmt, at):
+    line = f"rule flow() {{ n = 5  {stmt} }}"
+    with pytest.raises(GameRuntimeError) as err:
+        run(tmp_path, f"player {{ score: int = 0 }}\nshared {{ who: player? = none  n: int = 0 }}\n{line}\n")
+    span = err.value.diagnostic.span
+    assert err.value.diagnostic.code == "R001"
+    assert (span.line, span.col) == (4, line.index(at) + 1)

@@ -411,58 +411,49 @@ def end_on_round_three(m):
     to_last_reveal(m)
 
 
-def set_keys(m, *keys):
-    for p, (points, last, dead) in zip(m.w.players, keys):
-        p["points"], p["round_points"] = points, last
-    for seat, (_, _, dead) in enumerate(keys):
-        for c in cube_ids(m, "reserve", seat)[:dead]:
+def reveal_last_with(m, *keys):
+    """Sets each seat's (points, points this round, cubes to drop from the reserve),
+    then plays the last reveal of the round."""
+    for seat, (points, last, dropped) in enumerate(keys):
+        m.w.players[seat]["points"], m.w.players[seat]["round_points"] = points, last
+        for c in cube_ids(m, "reserve", seat)[:dropped]:
             m.w.put(c, ("dead", None))
+    drive(m, ("card to reveal", m.pending.labels[0]))
+
+
+def final_round_with(*keys):
+    m = begin(2)
+    end_on_round_three(m)
+    reveal_last_with(m, *keys)
+    return m
 
 
 def test_tb09_most_points_wins_after_the_last_round():
-    m = begin(2)
-    end_on_round_three(m)
-    set_keys(m, (7, 0, 0), (9, 0, 0))
-    drive(m, ("card to reveal", m.pending.labels[0]))
+    m = final_round_with((7, 0, 0), (9, 0, 0))
     assert m.result.reason == "the third matching police badge ended the game"
     assert m.result.winners == [1] and m.result.ranking == [1, 0]
 
 
 def test_tb09_tie_goes_to_most_points_in_the_last_round():
-    m = begin(2)
-    end_on_round_three(m)
-    set_keys(m, (9, 4, 0), (9, 2, 0))
-    drive(m, ("card to reveal", m.pending.labels[0]))
-    assert m.result.winners == [0]
+    assert final_round_with((9, 4, 0), (9, 2, 0)).result.winners == [0]
 
 
 def test_tb09_then_to_most_cubes_in_reserve():
-    m = begin(2)
-    end_on_round_three(m)
-    set_keys(m, (9, 3, 2), (9, 3, 0))
-    drive(m, ("card to reveal", m.pending.labels[0]))
-    assert m.result.winners == [1]
+    assert final_round_with((9, 3, 2), (9, 3, 0)).result.winners == [1]
 
 
 def test_tb09_a_full_tie_is_decided_by_an_overtime_round():
-    m = begin(2)
-    end_on_round_three(m)
-    set_keys(m, (9, 3, 0), (9, 3, 0))
-    drive(m, ("card to reveal", m.pending.labels[0]))
+    m = final_round_with((9, 3, 0), (9, 3, 0))
     assert m.result is None and m.w.shared["overtime"] == 1 and m.w.shared["round"] == 4
     to_last_reveal(m)
     assert labels(m, "police_up")[-1] == "blue badge"  # no police card flips in overtime
-    set_keys(m, (9, 0, 0), (11, 2, 0))
-    drive(m, ("card to reveal", m.pending.labels[0]))
+    reveal_last_with(m, (9, 0, 0), (11, 2, 0))
     assert m.result.reason == "the game ended after overtime"
     assert m.result.winners == [1]
 
 
 def test_tb09_still_tied_after_the_overtime_limit_is_a_shared_win():
-    m = begin(2)
-    end_on_round_three(m)
-    set_keys(m, (9, 3, 0), (9, 3, 0))
-    drive(m, ("card to reveal", m.pending.labels[0]))
+    m = final_round_with((9, 3, 0), (9, 3, 0))
     while m.result is None:
         quiet_step(m)
     assert m.w.shared["overtime"] == 3  # MAX_OVERTIME (ASSUMPTION)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine
 
@@ -54,3 +57,15 @@ def give(m: Machine, seat: int, *card_labels):
     """Puts named cards on top of a seat's hand, wherever they were."""
     for lab in card_labels:
         m.w.put(card(m, lab), ("hand", seat))
+
+
+def play_recorded(tmp_path, monkeypatch, game_path: str, players: int, seed: int, max_steps=None):
+    """`ruledsl play` with random agents from the repository root; returns (narration, transcript)."""
+    monkeypatch.chdir(ROOT)
+    record = tmp_path / "game.jsonl"
+    args = ["play", game_path, "--players", str(players), "--seed", str(seed), "--record", str(record)]
+    if max_steps:
+        args += ["--max-steps", str(max_steps)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result.output, record.read_text()

@@ -364,7 +364,7 @@ def test_ri07_reset_discards_played_bids_and_everyone_draws_three():
     assert sorted(labels(m, "bid_discard")) == sorted(["red 1", "red 2", "blue 1", "green 1", "green 2", "green 3"])
     assert all(len(m.w.zones[("played", s)]) == 0 for s in (0, 1))
     # fields are back to their start values, so equal bids stay one choice
-    assert all(m.w.cardf[c] == {"on": "red", "turn": 0, "moved": False, "extra": False}
+    assert all(m.w.cardf[c] == {"on": "red", "turn": 0, "extra": False}
                for c in m.w.zones[("bid_discard", None)])
 
 

@@ -389,8 +389,9 @@ def test_ri08_the_game_ends_when_the_gangster_deck_runs_out():
     m.w.put(cid(m, "booze", pools=("bag",)), ("gang", 0))
     play_hand(m, ["red 1", "red 2", "blue 1"], ["green 1", "green 2", "green 3"])
     assert m.result is not None and m.result.reason == "the gangster deck ran out"
-    # seat 0: 2 booze x2 + 3 others + the Bookie's nothing = 7; seat 1: 4 + the prize
-    # (two booze, worth 1 each to a cigars gang) + its cigars x2 = 7 ... tied
+    # seat 0 (booze gang): two booze at 2 + three others = 7; the Bookie scores nothing.
+    # seat 1 (cigars gang): cigars at 2 + three others + the prize's two booze = 7.
+    # Equal scores share the victory (the rulebook names no tie-break).
     assert m.result.scores == [7, 7]
     assert m.result.winners == [0, 1]
 

@@ -71,6 +71,16 @@ def set_brawl_deck(m, *values):
         next(c.id for c in m.program.cards if c.label == f"brawl {v}") for v in values]
 
 
+def deal_and_bid(m, *hands, turns=None):
+    """Deals each seat its hand, everyone passes the launder, then the first `turns`
+    bids of each hand are played, one turn at a time (all of them by default)."""
+    for seat, hand in enumerate(hands):
+        hand_of(m, seat, *hand)
+    pass_launder(m)
+    for t in range(len(hands[0]) if turns is None else turns):
+        bids(m, *[hand[t] for hand in hands])
+
+
 def pass_launder(m):
     for _ in range(m.w.n):
         drive(m, ("launder", "pass"))
@@ -186,12 +196,7 @@ def test_ri02_each_hand_draws_two_tokens_and_flips_a_gangster():
     assert labels(m, "prize") == ["booze", "booze"]  # the top two of the bag
     assert labels(m, "for_hire") == ["the Bookie"]
     assert len(m.w.zones[("gdeck", None)]) == 11
-    hand_of(m, 0, "red 1", "red 2", "red 3")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    pass_launder(m)
-    bids(m, "red 1", "green 1")
-    bids(m, "red 2", "green 2")
-    bids(m, "red 3", "green 3")
+    deal_and_bid(m, ["red 1", "red 2", "red 3"], ["green 1", "green 2", "green 3"])
     drive(m, ("cop marker", "guns"))  # a 0-0 Cop tie, brawled: seat 0 flips brawl 4
     assert m.w.shared["hand_no"] == 2
     assert labels(m, "for_hire") == ["the Fence"]
@@ -222,9 +227,7 @@ def test_ri03_not_laundering_still_draws_one():
 # ---------------------------------------------------------------- RI-04 sealed bids
 def test_ri04_bids_are_sealed_until_all_are_revealed_together():
     m = new_game(2)
-    hand_of(m, 0, "red 5", "green 1")
-    hand_of(m, 1, "blue 3", "green 2")
-    pass_launder(m)
+    deal_and_bid(m, ["red 5", "green 1"], ["blue 3", "green 2"], turns=0)
     assert m.pending.secret and m.pending.seat == 0
     drive(m, ("bid", "red 5"))
     # seat 1 decides now: its view shows seat 0's pick only as a face-down count
@@ -243,9 +246,8 @@ def test_ri04_bids_are_sealed_until_all_are_revealed_together():
 
 def test_ri04_three_bidding_turns_per_hand():
     m = new_game(2)
-    hand_of(m, 0, "red 1", "red 2", "red 3", "red 4")
-    hand_of(m, 1, "green 1", "green 2", "green 3", "green 4")
-    pass_launder(m)
+    deal_and_bid(m, ["red 1", "red 2", "red 3", "red 4"],
+                 ["green 1", "green 2", "green 3", "green 4"], turns=0)
     for _ in range(3):
         assert m.pending.name == "bid"
         bids(m, labels(m, "hand", 0)[0], labels(m, "hand", 1)[0])
@@ -254,11 +256,7 @@ def test_ri04_three_bidding_turns_per_hand():
 
 # ---------------------------------------------------------------- RI-05 winners
 def play_hand(m, seat0, seat1, marker="guns"):
-    hand_of(m, 0, *seat0)
-    hand_of(m, 1, *seat1)
-    pass_launder(m)
-    for a, b in zip(seat0, seat1):
-        bids(m, a, b)
+    deal_and_bid(m, seat0, seat1)
     if m.pending and m.pending.name == "cop marker":
         drive(m, ("cop marker", marker))
 
@@ -275,13 +273,9 @@ def test_ri05_first_hand_cop_is_neutral():
 def test_ri05_cop_confiscates_from_everyone_but_the_highest_cop_bid():
     m = new_game(3)
     m.w.shared["cop"] = "guns"
-    hand_of(m, 0, "blue 5", "red 1", "red 2")
-    hand_of(m, 1, "blue 4", "green 1", "green 2")
-    hand_of(m, 2, "green 3", "green 4", "green 5")
-    pass_launder(m)
-    bids(m, "blue 5", "blue 4", "green 3")
-    bids(m, "red 1", "green 1", "green 4")
-    bids(m, "red 2", "green 2", "green 5")
+    deal_and_bid(m, ["blue 5", "red 1", "red 2"],
+                 ["blue 4", "green 1", "green 2"],
+                 ["green 3", "green 4", "green 5"])
     assert m.pending.name == "cop marker" and m.pending.seat == 0
     assert gang(m, 0) == ["booze", "cigars", "guns", "jewels"]
     assert gang(m, 1) == ["booze", "cigars", "jewels"]
@@ -336,13 +330,9 @@ def test_ri06_brawl_with_the_other_order_goes_the_other_way():
 def test_ri06_three_way_tie_brawls_among_the_tied_players_only():
     m = new_game(3)
     set_brawl_deck(m, 2, 3, 4, 1)  # seats 1 and 2 are tied: they flip 2 and 3
-    hand_of(m, 0, "green 1", "red 5", "blue 5")
-    hand_of(m, 1, "green 4", "red 1", "blue 1")
-    hand_of(m, 2, "green 4", "red 2", "blue 2")
-    pass_launder(m)
-    bids(m, "green 1", "green 4", "green 4")
-    bids(m, "red 5", "red 1", "red 2")
-    bids(m, "blue 5", "blue 1", "blue 2")
+    deal_and_bid(m, ["green 1", "red 5", "blue 5"],
+                 ["green 4", "red 1", "blue 1"],
+                 ["green 4", "red 2", "blue 2"])
     drive(m, ("cop marker", "guns"))
     assert not said(m, "seat 0 flips")
     assert said(m, "seat 1 flips brawl 2") and said(m, "seat 2 flips brawl 3")
@@ -352,16 +342,12 @@ def test_ri06_three_way_tie_brawls_among_the_tied_players_only():
 # ---------------------------------------------------------------- RI-07 reset
 def test_ri07_reset_discards_played_bids_and_everyone_draws_three():
     m = new_game(2)
-    hand_of(m, 0, "red 1", "red 2", "blue 1", "blue 2")
-    hand_of(m, 1, "green 1", "green 2", "green 3", "green 4")
-    pass_launder(m)
-    bids(m, "red 1", "green 1")
-    bids(m, "red 2", "green 2")
-    bids(m, "blue 1", "green 3")
+    deal_and_bid(m, ["red 1", "red 2", "blue 1", "blue 2"],
+                 ["green 1", "green 2", "green 3", "green 4"], turns=3)
     drive(m, ("cop marker", "guns"))
     # 4 + 1 (launder draw) - 3 played + 3 drawn
     assert len(labels(m, "hand", 0)) == 5 and len(labels(m, "hand", 1)) == 5
-    assert sorted(labels(m, "bid_discard")) == sorted(["red 1", "red 2", "blue 1", "green 1", "green 2", "green 3"])
+    assert sorted(labels(m, "bid_discard")) == ["blue 1", "green 1", "green 2", "green 3", "red 1", "red 2"]
     assert all(len(m.w.zones[("played", s)]) == 0 for s in (0, 1))
     # fields are back to their start values, so equal bids stay one choice
     assert all(m.w.cardf[c] == {"on": "red", "turn": 0, "extra": False}
@@ -408,12 +394,9 @@ def test_ri08_most_infamy_points_wins():
 # ---------------------------------------------------------------- RI-09 bid actions
 def test_ri09_sabotage_discards_three_four_and_five_of_its_colour_this_turn():
     m = new_game(3)
-    hand_of(m, 0, "Sabotage (red 2)", "green 1", "green 2")
-    hand_of(m, 1, "red 4", "red 5", "green 3")
-    hand_of(m, 2, "red 2", "green 4", "green 5")
-    pass_launder(m)
-    bids(m, "green 1", "red 5", "green 4")      # red 5 of an earlier turn is safe
-    bids(m, "Sabotage (red 2)", "red 4", "red 2")
+    deal_and_bid(m, ["green 1", "Sabotage (red 2)", "green 2"],
+                 ["red 5", "red 4", "green 3"],
+                 ["green 4", "red 2", "green 5"], turns=2)
     assert "red 4" in labels(m, "bid_discard")
     assert played(m, 1) == ["red 5"]
     assert played(m, 2) == ["red 2", "green 4"]  # a red 2 is too small to sabotage
@@ -422,11 +405,8 @@ def test_ri09_sabotage_discards_three_four_and_five_of_its_colour_this_turn():
 
 def test_ri09_sabotage_spares_bids_moved_by_deceive():
     m = new_game(2)
-    hand_of(m, 0, "green 1", "Sabotage (red 2)", "blue 1")
-    hand_of(m, 1, "green 4", "Deceive (red 1)", "blue 2")
-    pass_launder(m)
-    bids(m, "green 1", "green 4")
-    bids(m, "Sabotage (red 2)", "Deceive (red 1)")
+    deal_and_bid(m, ["green 1", "Sabotage (red 2)", "blue 1"],
+                 ["green 4", "Deceive (red 1)", "blue 2"], turns=2)
     drive(m, ("deceive", "deceive"), ("deceive from", "green"), ("deceive to", "red"))
     assert played(m, 1) == ["Deceive (red 1)", "green 4"]  # nothing was discarded
     assert total(m, 1, "red") == 5 and total(m, 1, "green") == 0
@@ -435,13 +415,9 @@ def test_ri09_sabotage_spares_bids_moved_by_deceive():
 def test_ri09_bust_disqualifies_only_cop_totals_of_eight_or_more():
     m = new_game(3)
     m.w.shared["cop"] = "jewels"
-    hand_of(m, 0, "Bust (blue 1)", "red 1", "red 2")
-    hand_of(m, 1, "blue 4", "blue 4", "green 1")
-    hand_of(m, 2, "blue 5", "blue 2", "green 2")
-    pass_launder(m)
-    bids(m, "Bust (blue 1)", "blue 4", "blue 5")
-    bids(m, "red 1", "blue 4", "blue 2")
-    bids(m, "red 2", "green 1", "green 2")
+    deal_and_bid(m, ["Bust (blue 1)", "red 1", "red 2"],
+                 ["blue 4", "blue 4", "green 1"],
+                 ["blue 5", "blue 2", "green 2"])
     # seat 1 (8) is disqualified; seat 2 (7) wins the Cop; bids are not discarded
     assert m.pending.name == "cop marker" and m.pending.seat == 2
     assert [p["busted"] for p in m.w.players] == [False, True, False]
@@ -452,12 +428,7 @@ def test_ri09_bust_disqualifies_only_cop_totals_of_eight_or_more():
 def test_ri09_deceive_can_move_bids_away_from_a_bust():
     m = new_game(2)
     m.w.shared["cop"] = "jewels"
-    hand_of(m, 0, "Bust (blue 1)", "red 1", "red 2")
-    hand_of(m, 1, "blue 4", "blue 4", "Deceive (green 1)")
-    pass_launder(m)
-    bids(m, "Bust (blue 1)", "blue 4")
-    bids(m, "red 1", "blue 4")
-    bids(m, "red 2", "Deceive (green 1)")
+    deal_and_bid(m, ["Bust (blue 1)", "red 1", "red 2"], ["blue 4", "blue 4", "Deceive (green 1)"])
     drive(m, ("deceive", "deceive"), ("deceive from", "blue"), ("deceive to", "green"))
     assert total(m, 1, "blue") == 0 and total(m, 1, "green") == 9
     assert m.pending.name == "cop marker" and m.pending.seat == 0
@@ -467,12 +438,7 @@ def test_ri09_deceive_can_move_bids_away_from_a_bust():
 def test_ri09_deceive_into_eight_or_more_can_be_busted():
     m = new_game(2)
     m.w.shared["cop"] = "jewels"
-    hand_of(m, 0, "Bust (blue 1)", "red 1", "red 2")
-    hand_of(m, 1, "green 4", "green 5", "Deceive (blue 1)")
-    pass_launder(m)
-    bids(m, "Bust (blue 1)", "green 4")
-    bids(m, "red 1", "green 5")
-    bids(m, "red 2", "Deceive (blue 1)")
+    deal_and_bid(m, ["Bust (blue 1)", "red 1", "red 2"], ["green 4", "green 5", "Deceive (blue 1)"])
     drive(m, ("deceive", "deceive"), ("deceive from", "green"), ("deceive to", "blue"))
     assert total(m, 1, "blue") == 10
     assert m.w.players[1]["busted"]
@@ -481,54 +447,42 @@ def test_ri09_deceive_into_eight_or_more_can_be_busted():
 
 def test_ri09_deceive_may_be_declined():
     m = new_game(2)
-    hand_of(m, 0, "green 4", "Deceive (blue 1)", "red 1")
-    hand_of(m, 1, "red 2", "red 3", "red 4")
-    pass_launder(m)
-    bids(m, "green 4", "red 2")
-    bids(m, "Deceive (blue 1)", "red 3")
+    deal_and_bid(m, ["green 4", "Deceive (blue 1)", "red 1"], ["red 2", "red 3", "red 4"], turns=2)
     drive(m, ("deceive", "pass"))
     assert total(m, 0, "green") == 4 and total(m, 0, "blue") == 1
 
 
-def test_ri09_gamble_draws_a_bid_that_plays_on_its_own_colour():
+def gamble_drawing(drawn, other_bid):
+    """Seat 0 plays Gamble (red 1) and draws `drawn`; seat 1 plays `other_bid`."""
     m = new_game(2)
-    hand_of(m, 0, "Gamble (red 1)", "red 2", "red 3")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    pass_launder(m)
-    on_top_of_deck(m, "blue 5")
-    bids(m, "Gamble (red 1)", "green 1")
+    deal_and_bid(m, ["Gamble (red 1)", "red 2"], [other_bid, "green 2"], turns=0)
+    on_top_of_deck(m, drawn)
+    bids(m, "Gamble (red 1)", other_bid)
+    return m
+
+
+def test_ri09_gamble_draws_a_bid_that_plays_on_its_own_colour():
+    m = gamble_drawing("blue 5", "green 1")
     assert played(m, 0) == ["blue 5", "Gamble (red 1)"]
     assert total(m, 0, "blue") == 5 and total(m, 0, "red") == 1
 
 
 def test_ri09_gambled_bid_can_be_sabotaged():
-    m = new_game(2)
-    hand_of(m, 0, "Gamble (red 1)", "red 2", "red 3")
-    hand_of(m, 1, "Sabotage (green 2)", "green 2", "green 3")
-    pass_launder(m)
-    on_top_of_deck(m, "green 4")
-    bids(m, "Gamble (red 1)", "Sabotage (green 2)")
+    m = gamble_drawing("green 4", "Sabotage (green 2)")
     assert played(m, 0) == ["Gamble (red 1)"]
     assert labels(m, "bid_discard") == ["green 4"]
 
 
 def test_ri09_gamble_does_not_use_the_drawn_bids_action():
-    m = new_game(2)
-    hand_of(m, 0, "Gamble (red 1)", "red 2", "red 3")
-    hand_of(m, 1, "green 4", "green 2", "green 3")
-    pass_launder(m)
-    on_top_of_deck(m, "Sabotage (green 2)")
-    bids(m, "Gamble (red 1)", "green 4")
+    m = gamble_drawing("Sabotage (green 2)", "green 4")
     assert played(m, 1) == ["green 4"]  # the drawn Sabotage only adds 2 on green
     assert total(m, 0, "green") == 2 and total(m, 0, "red") == 1
 
 
 def test_ri09_fraud_adds_an_extra_bid_from_hand():
     m = new_game(2)
-    hand_of(m, 0, "Fraud (blue 1)", "green 5", "red 2")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    pass_launder(m)
-    bids(m, "Fraud (blue 1)", "green 1")
+    deal_and_bid(m, ["Fraud (blue 1)", "green 5", "red 2"],
+                 ["green 1", "green 2", "green 3"], turns=1)
     assert m.pending.name == "fraud bid" and not m.pending.secret and m.pending.seat == 0
     drive(m, ("fraud bid", "green 5"))
     assert total(m, 0, "green") == 5 and total(m, 0, "blue") == 1
@@ -537,10 +491,8 @@ def test_ri09_fraud_adds_an_extra_bid_from_hand():
 
 def test_ri09_fraud_extra_bid_can_be_sabotaged():
     m = new_game(2)
-    hand_of(m, 0, "Fraud (blue 1)", "red 5", "red 2")
-    hand_of(m, 1, "Sabotage (red 2)", "green 2", "green 3")
-    pass_launder(m)
-    bids(m, "Fraud (blue 1)", "Sabotage (red 2)")
+    deal_and_bid(m, ["Fraud (blue 1)", "red 5", "red 2"],
+                 ["Sabotage (red 2)", "green 2", "green 3"], turns=1)
     drive(m, ("fraud bid", "red 5"))
     assert played(m, 0) == ["Fraud (blue 1)"]
     assert labels(m, "bid_discard") == ["red 5"]
@@ -550,10 +502,8 @@ def test_ri09_assassinate_puts_aside_an_opponents_gangster():
     m = new_game(2)
     recruit(m, 1, "the Fence")
     recruit(m, 1, "the Muscle")
-    hand_of(m, 0, "Assassinate (red 1)", "red 2", "red 3")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    pass_launder(m)
-    bids(m, "Assassinate (red 1)", "green 1")
+    deal_and_bid(m, ["Assassinate (red 1)", "red 2", "red 3"],
+                 ["green 1", "green 2", "green 3"], turns=1)
     assert m.pending.name == "assassinate" and sorted(m.pending.labels) == ["the Fence", "the Muscle"]
     drive(m, ("assassinate", "the Fence"))
     assert labels(m, "morgue") == ["the Fence"] and labels(m, "crew", 1) == ["the Muscle"]
@@ -562,10 +512,8 @@ def test_ri09_assassinate_puts_aside_an_opponents_gangster():
 def test_ri09_assassinate_without_a_target_does_nothing():
     m = new_game(2)
     recruit(m, 0, "the Fence")  # your own gangster is never a target
-    hand_of(m, 0, "Assassinate (red 1)", "red 2", "red 3")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    pass_launder(m)
-    bids(m, "Assassinate (red 1)", "green 1")
+    deal_and_bid(m, ["Assassinate (red 1)", "red 2", "red 3"],
+                 ["green 1", "green 2", "green 3"], turns=1)
     assert m.pending.name == "bid" and said(m, "finds no target")
 
 
@@ -574,11 +522,9 @@ def two_assassins(brawl_order):
     set_brawl_deck(m, *brawl_order)
     recruit(m, 0, "the Bookie")
     recruit(m, 2, "the Fence")
-    hand_of(m, 0, "Assassinate (red 1)", "red 2", "red 3")
-    hand_of(m, 1, "Assassinate (red 1)", "green 2", "green 3")
-    hand_of(m, 2, "blue 1", "blue 2", "blue 3")
-    pass_launder(m)
-    bids(m, "Assassinate (red 1)", "Assassinate (red 1)", "blue 1")
+    deal_and_bid(m, ["Assassinate (red 1)", "red 2", "red 3"],
+                 ["Assassinate (red 1)", "green 2", "green 3"],
+                 ["blue 1", "blue 2", "blue 3"], turns=1)
     return m
 
 
@@ -600,11 +546,9 @@ def test_ri09_simultaneous_assassinates_other_brawl_other_order():
 
 def test_ri09_mug_takes_a_token_from_an_opponent():
     m = new_game(3)
-    hand_of(m, 0, "Mug (green 1)", "red 2", "red 3")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    hand_of(m, 2, "green 4", "green 5", "blue 3")
-    pass_launder(m)
-    bids(m, "Mug (green 1)", "green 1", "green 4")
+    deal_and_bid(m, ["Mug (green 1)", "red 2", "red 3"],
+                 ["green 1", "green 2", "green 3"],
+                 ["green 4", "green 5", "blue 3"], turns=1)
     assert m.pending.name == "mug whom" and m.pending.labels == ["seat 1", "seat 2"]
     drive(m, ("mug whom", "seat 2"), ("mug what", "jewels"))
     assert gang(m, 0) == ["booze", "cigars", "guns", "jewels", "jewels"]
@@ -614,10 +558,8 @@ def test_ri09_mug_takes_a_token_from_an_opponent():
 def test_ri09_simultaneous_mugs_are_ordered_by_a_brawl():
     m = new_game(2)
     set_brawl_deck(m, 2, 3, 1, 4)  # seat 1 flips 3 and mugs first
-    hand_of(m, 0, "Mug (green 1)", "red 2", "red 3")
-    hand_of(m, 1, "Mug (green 1)", "green 2", "green 3")
-    pass_launder(m)
-    bids(m, "Mug (green 1)", "Mug (green 1)")
+    deal_and_bid(m, ["Mug (green 1)", "red 2", "red 3"],
+                 ["Mug (green 1)", "green 2", "green 3"], turns=1)
     assert m.pending.name == "mug whom" and m.pending.seat == 1
     drive(m, ("mug whom", "seat 0"), ("mug what", "booze"))
     assert m.pending.seat == 0
@@ -628,13 +570,9 @@ def test_ri09_simultaneous_mugs_are_ordered_by_a_brawl():
 def test_ri09_getaway_keeps_your_contraband_from_the_cop():
     m = new_game(3)
     m.w.shared["cop"] = "guns"
-    hand_of(m, 0, "Getaway (blue 1)", "red 1", "red 2")
-    hand_of(m, 1, "blue 5", "green 1", "green 2")
-    hand_of(m, 2, "green 3", "green 4", "red 5")
-    pass_launder(m)
-    bids(m, "Getaway (blue 1)", "blue 5", "green 3")
-    bids(m, "red 1", "green 1", "green 4")
-    bids(m, "red 2", "green 2", "red 5")
+    deal_and_bid(m, ["Getaway (blue 1)", "red 1", "red 2"],
+                 ["blue 5", "green 1", "green 2"],
+                 ["green 3", "green 4", "red 5"])
     assert m.pending.seat == 1  # seat 1 won the Cop
     assert gang(m, 0) == ["booze", "cigars", "guns", "jewels"]  # the Getaway
     assert gang(m, 2) == ["booze", "cigars", "jewels"]
@@ -697,12 +635,7 @@ def test_ri10_fence_takes_an_extra_token_with_the_contraband():
 def test_ri10_lawyer_is_never_busted():
     m = new_game(2)
     recruit(m, 1, "the Lawyer")
-    hand_of(m, 0, "Bust (blue 1)", "red 1", "red 2")
-    hand_of(m, 1, "blue 4", "blue 4", "green 1")
-    pass_launder(m)
-    bids(m, "Bust (blue 1)", "blue 4")
-    bids(m, "red 1", "blue 4")
-    bids(m, "red 2", "green 1")
+    deal_and_bid(m, ["Bust (blue 1)", "red 1", "red 2"], ["blue 4", "blue 4", "green 1"])
     assert m.pending.name == "cop marker" and m.pending.seat == 1
     assert not m.w.players[1]["busted"]
 
@@ -721,21 +654,17 @@ def test_ri10_bodyguard_protects_your_gangsters_from_assassination():
     m = new_game(2)
     recruit(m, 1, "the Bodyguard")
     recruit(m, 1, "the Fence")
-    hand_of(m, 0, "Assassinate (red 1)", "red 2", "red 3")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    pass_launder(m)
-    bids(m, "Assassinate (red 1)", "green 1")
+    deal_and_bid(m, ["Assassinate (red 1)", "red 2", "red 3"],
+                 ["green 1", "green 2", "green 3"], turns=1)
     assert m.pending.name == "bid" and said(m, "finds no target")
 
 
 def test_ri10_muscle_cannot_be_mugged():
     m = new_game(3)
     recruit(m, 1, "the Muscle")
-    hand_of(m, 0, "Mug (green 1)", "red 2", "red 3")
-    hand_of(m, 1, "green 1", "green 2", "green 3")
-    hand_of(m, 2, "green 4", "green 5", "blue 3")
-    pass_launder(m)
-    bids(m, "Mug (green 1)", "green 1", "green 4")
+    deal_and_bid(m, ["Mug (green 1)", "red 2", "red 3"],
+                 ["green 1", "green 2", "green 3"],
+                 ["green 4", "green 5", "blue 3"], turns=1)
     assert m.pending.name == "mug whom" and m.pending.labels == ["seat 2"]
 
 

@@ -1,0 +1,85 @@
+"""Seeded Road to Infamy transcripts as snapshots: a rule edit shows up as a diff here.
+
+Update with `pytest --snapshot-update` and say in the commit message which rule
+change caused the diff.
+"""
+import pytest
+from click.testing import CliRunner
+
+from ruledsl.cli import main
+from scenario import ROOT
+
+GAME = "games/road_to_infamy.game"
+CASES = [  # (players, seed, max decisions or None for a whole game)
+    (2, 5, None),
+    (3, 1, 120),
+    (4, 2, 120),
+]
+
+
+def play(tmp_path, monkeypatch, players, seed, max_steps):
+    monkeypatch.chdir(ROOT)
+    record = tmp_path / "game.jsonl"
+    args = ["play", GAME, "--players", str(players), "--seed", str(seed), "--record", str(record)]
+    if max_steps:
+        args += ["--max-steps", str(max_steps)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result.output, record.read_text()
+
+
+@pytest.mark.parametrize("players,seed,max_steps", CASES)
+def test_seeded_transcript(tmp_path, monkeypatch, snapshot, players, seed, max_steps):
+    _, transcript = play(tmp_path, monkeypatch, players, seed, max_steps)
+    assert transcript == snapshot
+
+
+def test_seeded_narration_of_a_whole_game(tmp_path, monkeypatch, snapshot):
+    narration, transcript = play(tmp_path, monkeypatch, 2, 5, None)
+    assert '"type":"result"' in transcript.splitlines()[-1]
+    assert "the gangster deck ran out" in narration
+    assert narration == snapshot
+
+
+def test_replaying_a_seeded_game_succeeds(tmp_path, monkeypatch):
+    play(tmp_path, monkeypatch, 3, 1, None)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "replay ok" in result.output
+
+
+def test_replay_as_a_seat_shows_other_bids_only_when_revealed(tmp_path, monkeypatch):
+    """RI-04: seen from seat 1, seat 0's picks are sealed; its bid shows up only in
+    the reveal that follows everyone's pick."""
+    play(tmp_path, monkeypatch, 3, 1, None)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl"), "--as-seat", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    bids = [i for i, line in enumerate(lines) if line.endswith(" for bid") or line.endswith(" for bid (secret)")]
+    assert bids and all("(sealed)" in lines[i] for i in bids if "seat 0 chose" in lines[i] or "seat 2 chose" in lines[i])
+    assert all('(sealed)' not in lines[i] for i in bids if "seat 1 chose" in lines[i])
+    # the first turn: three picks in a row, then the three reveals
+    first = bids[:3]
+    assert first == [bids[0], bids[0] + 1, bids[0] + 2]
+    reveals = [i for i, line in enumerate(lines) if '"seat 0 plays' in line]
+    assert reveals and reveals[0] > first[-1]
+    # the unsealed narration names seat 0's pick; seen from seat 1 it shows at the reveal
+    full = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")]).output.splitlines()
+    assert full[first[0]].startswith(lines[first[0]].split(" chose")[0] + ' chose "')
+    pick = full[first[0]].split('"')[1]
+    assert pick not in lines[first[0]]
+    assert lines[reveals[0]].strip() == f'"seat 0 plays {pick}"'
+
+
+def test_replay_diverges_after_a_rule_edit(tmp_path, monkeypatch):
+    """A house rule without laundering breaks a transcript that launders."""
+    _, transcript = play(tmp_path, monkeypatch, 2, 5, None)
+    assert '"decision":"launder","choice":"launder"' in transcript
+    base = (ROOT / GAME).read_text()
+    edited = base.replace('may p "launder" if size(hand[p]) > 0', 'may p "launder" if false')
+    assert edited != base
+    copy = tmp_path / "road_to_infamy.game"
+    copy.write_text(edited)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl"), "--game", str(copy)])
+    assert result.exit_code == 1
+    assert "diverged at step " in result.output

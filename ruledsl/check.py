@@ -28,6 +28,7 @@ class Checker:
         self.m = Model()
         self.body = BodyChecker(self.m, errors)
         self.global_names: dict = {}
+        self.pending_rows: list = []  # (card set, rows), checked once constants are typed
 
     def err(self, node, code, msg):
         self.errors.append(Diagnostic(node.span, code, msg))
@@ -78,6 +79,13 @@ class Checker:
         for d in by_type(ast.Const):
             self.m.consts[d.name] = d
             self.m.const_types[d.name] = self.body.expr(d.value, Scope())
+        for cs, rows in self.pending_rows:  # after constants: `each` rows and labels may use them
+            self.card_rows(cs, rows)
+        for cs in self.m.cardsets.values():
+            if cs.decl.label is not None:
+                scope = Scope()
+                scope.names.update(cs.params)
+                self.body.expr(cs.decl.label, scope)
         self.field_defaults()
         self.card_and_board_fields()
         for d in by_type(ast.Def):
@@ -167,11 +175,7 @@ class Checker:
         params, defaults = self.params(d.params)
         cs = CardSet(decl=d, params=params, defaults=defaults, fields={f.name: f for f in d.fields}, rows=[])
         self.m.cardsets[d.name] = cs
-        self.card_rows(cs, d.rows)
-        if d.label is not None:
-            scope = Scope()
-            scope.names.update(params)
-            self.body.expr(d.label, scope)
+        self.pending_rows.append((cs, d.rows))
 
     def extend_cards(self, d):
         cs = self.m.cardsets.get(d.name)
@@ -180,7 +184,7 @@ class Checker:
             return
         for f in d.fields:
             cs.fields[f.name] = f
-        self.card_rows(cs, d.rows)
+        self.pending_rows.append((cs, d.rows))
 
     def card_rows(self, cs, rows):
         for r in rows:

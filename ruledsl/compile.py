@@ -9,11 +9,12 @@ import itertools
 
 from . import ast
 from .compile_expr import ExprCompiler
-from .errors import RUNTIME_FAILURES, GameRuntimeError, failure_message
+from .errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
 from .program import BoardRT, Card, Code, EndRT, Program
 
 
-def compile_game(model, path: str) -> Program:
+def compile_game(model, path: str, sources: dict | None = None) -> Program:
+    """Raises RuleError (E401) when a card set's rows or label can't be fixed."""
     prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
     prog.enums = {k: list(v) for k, v in model.enums.items()}
     ex = ExprCompiler(model, prog)
@@ -22,7 +23,9 @@ def compile_game(model, path: str) -> Program:
     _tables(model, prog, ex)
     for name, d in model.defs.items():
         prog.def_bodies[name][0] = ex(d.body)
-    _cards(model, prog, ex)  # after defs: card labels may call them
+    errors = _cards(model, prog, ex)  # after defs: card labels may call them
+    if errors:
+        raise RuleError(errors, sources)
     sc = StmtCompiler(model, prog, ex)
     for name, rule in model.rules.items():
         prog.rules[name] = sc.code(name, rule, rule.body)
@@ -81,16 +84,43 @@ def _tables(model, prog, ex):
     prog.zone_order = list(model.zones)
 
 
+class FixedWorld:
+    """What card rows and labels can read: they are fixed before a game starts, so only
+    constants that don't depend on the player count (anything else is missing here)."""
+
+    def __init__(self, prog):
+        self.consts = _FixedConsts(dict(prog.consts), self)
+
+
+class _FixedConsts(dict):
+    def __init__(self, fns, world):
+        super().__init__()
+        self.fns, self.world = fns, world
+
+    def __missing__(self, name):
+        value = self[name] = self.fns[name](self.world, {})
+        return value
+
+
 def _cards(model, prog, ex):
+    fixed = FixedWorld(prog)
+    errors = []
     for name, cs in model.cardsets.items():
         ids = []
-        for attrs_ in _expand(cs, ex):
-            cid = len(prog.cards)
-            prog.cards.append(Card(cid, name, attrs_, _card_label(cs, attrs_, ex, model)))
-            ids.append(cid)
+        try:
+            for attrs_ in _expand(cs, ex, fixed):
+                cid = len(prog.cards)
+                prog.cards.append(Card(cid, name, attrs_, _card_label(cs, attrs_, ex, fixed)))
+                ids.append(cid)
+        except (AttributeError, KeyError, TypeError, ValueError, GameRuntimeError):
+            errors.append(Diagnostic(cs.decl.span, "E401",
+                                     f"card set '{name}': its rows and label are fixed before a game starts, so they "
+                                     "can use literals, the card's attributes, enum values and constants that don't "
+                                     "depend on the player count, and defs of those"))
         prog.cardset_ids[name] = ids
         if cs.fields:
             prog.card_fields[name] = [(f.name, ex(f.default)) for f in cs.fields.values()]
+    return errors
 
 
 def _labeler(model, prog, owner, f):
@@ -108,7 +138,7 @@ def _row_values(values, params, defaults) -> dict:
     return out
 
 
-def _expand(cs, ex):
+def _expand(cs, ex, fixed):
     for row in cs.rows:
         if isinstance(row, ast.CardRow):
             vals = _row_values(row.values, cs.params, cs.defaults)
@@ -116,16 +146,16 @@ def _expand(cs, ex):
                 yield dict(vals)
             continue
         names = [n for n, _ in row.bindings]
-        domains = [ex(e)(None, {}) for _, e in row.bindings]
+        domains = [ex(e)(fixed, {}) for _, e in row.bindings]
         for combo in itertools.product(*domains):
             vals = {n: cs.defaults[n].value for n in cs.params if n in cs.defaults}
             vals.update(zip(names, combo))
             yield vals
 
 
-def _card_label(cs, attrs_, ex, model) -> str:
+def _card_label(cs, attrs_, ex, fixed) -> str:
     if cs.decl.label is not None:
-        return ex(cs.decl.label)(None, attrs_)
+        return ex(cs.decl.label)(fixed, dict(attrs_))
     shown = [str(v) for n, v in attrs_.items()
              if not (n in cs.defaults and cs.defaults[n].value == v)]
     return " ".join(shown) or cs.decl.name

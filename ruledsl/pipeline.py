@@ -26,4 +26,4 @@ def load_game(path: str) -> Game:
     """Raises errors.RuleError with every diagnostic of the first stage that failed."""
     loaded = load(path)
     model = check(loaded)
-    return Game(path=path, loaded=loaded, program=compile_game(model, path), model=model)
+    return Game(path=path, loaded=loaded, program=compile_game(model, path, loaded.sources), model=model)

@@ -66,6 +66,7 @@ def s_Menu(self, code, s):
     seat = _chooser(self, self.x(s.by), s.span)
     guards = [self.x(o.guard) if o.guard is not None else None for o in s.options]
     labels = [o.label for o in s.options]
+    unguarded = all(g is None for g in guards)
     name, span = s.label or "choice", s.span
     starts = []
 
@@ -74,11 +75,14 @@ def s_Menu(self, code, s):
 
     def menu(vm, fr):
         w, env = vm.w, fr.env
-        offered = [i for i, g in enumerate(guards) if g is None or g(w, env)]
-        if not offered:
-            raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
-        return vm.decide(Decision(seat(w, env), name, [labels[i] for i in offered],
-                                  [starts[i] for i in offered], span, False, "menu", bind))
+        if unguarded:
+            offered_labels, offered_starts = labels, starts  # shared, never changed
+        else:
+            offered = [i for i, g in enumerate(guards) if g is None or g(w, env)]
+            if not offered:
+                raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
+            offered_labels, offered_starts = [labels[i] for i in offered], [starts[i] for i in offered]
+        return vm.decide(Decision(seat(w, env), name, offered_labels, offered_starts, span, False, "menu", bind))
     self.emit(code, "menu", s.span, menu)
     exits = []
     for opt in s.options:

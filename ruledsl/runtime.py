@@ -80,6 +80,7 @@ class Machine:
         self.program = program
         self.chance = chance
         self.listener = listener or (lambda kind, data: None)
+        self.listening = listener is not None  # chance reports are built only for a listener
         self.w = World(program, n_players)
         self.frames: list = []
         self.pending: Decision | None = None
@@ -103,7 +104,8 @@ class Machine:
 
     def roll(self, count, sides, span):
         out = self.chance.roll(count, sides, f"{count}d{sides}")
-        self.emit("chance", what=f"roll {count}d{sides}", outcome=out, line=span.where())
+        if self.listening:
+            self.emit("chance", what=f"roll {count}d{sides}", outcome=out, line=span.where())
         return out
 
     def shuffle_zone(self, key):
@@ -114,7 +116,8 @@ class Machine:
         order = self.chance.shuffle(cards, self.program.zone_label(key))
         w.zones[key] = list(order)
         w.version += 1
-        self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
+        if self.listening:
+            self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
 
     # ------------------------------------------------------------ stepping
     def call(self, code, env):

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT
+from scenario import play_recorded
 
 CASES = [("tic_tac_toe", 1), ("tic_tac_toe", 2), ("kuhn_poker", 1), ("kuhn_poker", 4),
          ("goofspiel", 1), ("pig", 1)]
@@ -15,13 +15,8 @@ CASES = [("tic_tac_toe", 1), ("tic_tac_toe", 2), ("kuhn_poker", 1), ("kuhn_poker
 
 @pytest.mark.parametrize("name,seed", CASES)
 def test_seeded_transcript(tmp_path, monkeypatch, snapshot, name, seed):
-    monkeypatch.chdir(ROOT)
-    record = tmp_path / "game.jsonl"
-    result = CliRunner().invoke(main, ["play", f"examples/{name}.game", "--players", "2",
-                                       "--seed", str(seed), "--record", str(record)])
-    assert result.exit_code == 0, result.output
-    transcript = record.read_text()
+    _, transcript = play_recorded(tmp_path, monkeypatch, f"examples/{name}.game", 2, seed)
     assert '"type":"result"' in transcript.splitlines()[-1]
     assert transcript == snapshot
-    replay = CliRunner().invoke(main, ["replay", str(record)])
+    replay = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
     assert replay.exit_code == 0, replay.output

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT
+from scenario import ROOT, play_recorded
 
 GAME = "games/road_to_infamy.game"
 CASES = [  # (players, seed, max decisions or None for a whole game)
@@ -18,14 +18,7 @@ CASES = [  # (players, seed, max decisions or None for a whole game)
 
 
 def play(tmp_path, monkeypatch, players, seed, max_steps):
-    monkeypatch.chdir(ROOT)
-    record = tmp_path / "game.jsonl"
-    args = ["play", GAME, "--players", str(players), "--seed", str(seed), "--record", str(record)]
-    if max_steps:
-        args += ["--max-steps", str(max_steps)]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    return result.output, record.read_text()
+    return play_recorded(tmp_path, monkeypatch, GAME, players, seed, max_steps)
 
 
 @pytest.mark.parametrize("players,seed,max_steps", CASES)

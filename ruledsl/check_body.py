@@ -10,6 +10,9 @@ GLOBAL_COLLECTIONS = {"players": coll(PLAYER), "seats": coll(PLAYER)}
 GLOBAL_VALUES = {"player_count": INT}
 
 
+MAX_NESTING = 120  # deeper expressions are E230 (Python itself parses ~200 nested levels)
+
+
 class Scope:
     def __init__(self, parent=None):
         self.parent = parent
@@ -34,13 +37,24 @@ class BodyChecker:
         self.m = model
         self.errors = errors
         self.in_rule = False
+        self.depth = 0  # how deep expr() is nested now
+        self.too_deep = False  # E230 already reported (once is enough)
 
     def err(self, node, code, msg):
         self.errors.append(Diagnostic(node.span, code, msg))
 
     # ------------------------------------------------------------ expressions
     def expr(self, e, scope) -> T:
-        t = getattr(self, "x_" + type(e).__name__)(e, scope)
+        if self.depth >= MAX_NESTING:
+            if not self.too_deep:
+                self.err(e, "E230", f"expression nested more than {MAX_NESTING} levels deep; split it with 'let' or defs")
+            self.too_deep = True
+            return ANY
+        self.depth += 1
+        try:
+            t = getattr(self, "x_" + type(e).__name__)(e, scope)
+        finally:
+            self.depth -= 1
         self.m.types[id(e)] = t
         self.m.keep.append(e)
         return t

@@ -84,10 +84,16 @@ class ExprCompiler:
 
 
 def _build(template, body, gen, diagnose, span):
+    """Compiles the generated text; an expression too deeply nested for Python's parser
+    (about 200 levels) runs as its reference version instead."""
     ns = dict(gen.consts)
     ns["_FAILURES"] = FAILURES
     ns["_diagnose"] = diagnose
-    exec(compile(template.format(body=body), f"<ruledsl code at {span.where()}>", "exec"), ns)
+    try:
+        code = compile(template.format(body=body), f"<ruledsl code at {span.where()}>", "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        return diagnose
+    exec(code, ns)
     return ns["_expr"]
 
 

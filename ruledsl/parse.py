@@ -67,7 +67,12 @@ def parse_text(path: str, text: str) -> ast.Module:
     except UnexpectedInput as err:
         raise RuleError([syntax_diagnostic(path, err)], {path: text}) from None
     builder = Builder(path)
-    decls = builder.transform(tree)
+    try:
+        decls = builder.transform(tree)
+    except RecursionError:
+        raise RuleError([Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression "
+                                    "or block hundreds of levels deep); split it with 'let' or defs")],
+                        {path: text}) from None
     if builder.errors:
         raise RuleError(builder.errors, {path: text})
     return ast.Module(path=path, source=text, decls=tuple(decls.children))

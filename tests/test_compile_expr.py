@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ruledsl.compile_expr_closures import ClosureCompiler
-from ruledsl.errors import GameRuntimeError
+from ruledsl.errors import GameRuntimeError, RuleError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine
 from scenario import FixedChance
@@ -125,3 +125,18 @@ def test_a_failing_assignment_changes_nothing_and_names_the_none(tmp_path, stmt,
     span = err.value.diagnostic.span
     assert err.value.diagnostic.code == "R001"
     assert (span.line, span.col) == (4, line.index(at) + 1)
+
+
+def test_a_deeply_nested_expression_runs_up_to_the_checker_limit(tmp_path):
+    terms = " + ".join(["1"] * 110)  # 109 nested additions: generated as nested parentheses
+    m = run(tmp_path, f"shared {{ n: int = 0 }}\nrule flow() {{ n = {terms}  n += {terms} }}\n")
+    assert m.w.shared["n"] == 220
+
+
+@pytest.mark.parametrize("terms,code", [(400, "E230"), (5000, "E004")])
+def test_deeper_expressions_are_reported_not_crashed_on(tmp_path, terms, code):
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { n = ' + " + ".join(["1"] * terms) + " }\n")
+    with pytest.raises(RuleError) as err:
+        load_game(str(path))
+    assert [d.code for d in err.value.diagnostics] == [code]

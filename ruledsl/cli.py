@@ -20,7 +20,7 @@ from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
 from .replay import Divergence, ReplayError, replay
 from .runtime import Machine, RandomChance
-from .simulate import limit_reason, simulate
+from .simulate import limit_reason, simulate, simulate_file
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
 
 DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
@@ -234,12 +234,16 @@ def recorded_game_path(recorded: str, transcript_path: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,
               help="Stop a game after this many decisions.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to spread the games over (same results, less time).")
 @guarded
-def simulate_command(game_path, players, games, seed, as_json, max_steps):
+def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
     """Play many random games and summarize how they ended."""
     game = load(game_path)
     n = player_count(game, players)
-    if not as_json and sys.stdout.isatty():
+    if jobs > 1:
+        summary = simulate_file(game_path, n, games, seed, max_steps, jobs)
+    elif not as_json and sys.stdout.isatty():
         with click.progressbar(length=games, label="playing") as bar:
             summary = simulate(game.program, n, games, seed, max_steps, progress=bar.update)
     else:

@@ -67,6 +67,10 @@ class GameRuntimeError(Exception):
         self.diagnostic = Diagnostic(span, code, message)
         super().__init__(f"{span.where()}: runtime error: {message} [{code}]")
 
+    def __reduce__(self):  # picklable, for simulations spread over processes
+        d = self.diagnostic
+        return (GameRuntimeError, (d.span, d.code, d.message))
+
 
 # Python errors a rule step can run into when a value is none or out of place; the
 # runtime turns them into an R000 error at the step's span instead of a traceback.

@@ -6,6 +6,7 @@ agents replays exactly game i.
 """
 from __future__ import annotations
 
+import multiprocessing
 import statistics
 import time
 from collections import Counter
@@ -53,6 +54,16 @@ class Summary:
         for seat in result.winners:
             self.wins[seat] += 1
 
+    def merge(self, other: "Summary"):
+        """Adds a later run's games (the games after this one's, by seed)."""
+        self.games += other.games
+        self.errors += other.errors
+        room = MAX_ERRORS_KEPT - len(self.error_messages)
+        self.error_messages += other.error_messages[:max(room, 0)]
+        self.ended.update(other.ended)
+        self.steps += other.steps
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+
     def add_error(self, seed: int, err: GameRuntimeError):
         self.games += 1
         self.errors += 1
@@ -97,3 +108,29 @@ def simulate(program, players: int, games: int, seed: int, max_steps: int | None
             progress(1)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def simulate_file(path: str, players: int, games: int, seed: int, max_steps: int | None = None,
+                  jobs: int = 1) -> Summary:
+    """Like `simulate`, over `jobs` processes, each loading the game from `path` and
+    playing a contiguous block of seeds. The summary is the same as with one process
+    (games are merged in seed order); only `seconds` differs."""
+    from .pipeline import load_game
+    jobs = max(1, min(jobs, games))
+    if jobs == 1:
+        return simulate(load_game(path).program, players, games, seed, max_steps)
+    sizes = [games // jobs + (1 if i < games % jobs else 0) for i in range(jobs)]
+    starts = [seed + sum(sizes[:i]) for i in range(jobs)]
+    begin = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        parts = pool.starmap(_simulate_block, [(path, players, n, s, max_steps) for n, s in zip(sizes, starts)])
+    total = Summary(wins=[0] * players)
+    for part in parts:
+        total.merge(part)
+    total.seconds = time.perf_counter() - begin
+    return total
+
+
+def _simulate_block(path, players, games, seed, max_steps):
+    from .pipeline import load_game
+    return simulate(load_game(path).program, players, games, seed, max_steps)

@@ -271,6 +271,18 @@ def test_simulate_counts_runtime_errors(games_dir):
     assert as_json["errors"] == 12 and as_json["ended"] == {"divided": 18}
 
 
+def test_simulate_over_two_processes_gives_the_same_summary(games_dir):
+    """Seeds are split into blocks and merged in order: only the timing may differ."""
+    timing = ("seconds", "playouts_per_second")
+    for game, games in (("dice_race.game", 41), ("divide.game", 30)):
+        one = json.loads(run("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json").stdout)
+        two = json.loads(run("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json", "--jobs", 2).stdout)
+        assert {k: v for k, v in two.items() if k not in timing} == {k: v for k, v in one.items() if k not in timing}
+    result = run("simulate", "divide.game", "--games", 30, "--jobs", 2)
+    assert result.stderr.splitlines()[0] == "game with seed 0: divide.game:7:19: runtime error: division by zero [R003]"
+    assert "games: 30 (errors: 12)" in result.stdout
+
+
 # ---------------------------------------------------------------- state
 def test_state_after_setup_and_after_steps(games_dir):
     setup = json.loads(run("state", "secret_bid.game", "--players", 3, "--seed", 3).stdout)

@@ -23,7 +23,10 @@ from .errors import GameRuntimeError
 
 ARITH = {"+", "-", "*"}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError, ZeroDivisionError)
+# Any of these in generated code hands the expression to the reference closures, which
+# then decide: they raise the precise error, or (e.g. an indexed filter evaluated its key
+# where the original `where` would have skipped it) give the value the rules mean.
+FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError, ZeroDivisionError, GameRuntimeError)
 
 TEMPLATE = """\
 def _expr(w, env):

@@ -140,3 +140,13 @@ def test_deeper_expressions_are_reported_not_crashed_on(tmp_path, terms, code):
     with pytest.raises(RuleError) as err:
         load_game(str(path))
     assert [d.code for d in err.value.diagnostics] == [code]
+
+
+def test_an_indexed_filter_keeps_the_short_circuit_of_its_where(tmp_path):
+    """`x.rank == [1, 2][K]` is an index key, but with an empty hand the first conjunct is
+    false for every card, so the rules never evaluate the out-of-range index."""
+    text = ("cards c(rank: int) { each rank in 1..3 }\n"
+            "zone deck: c public\nzone hand per player: c owner\n"
+            "shared { n: int = 7 }\n"
+            "rule flow() { n = count(x in c where size(hand[seat(0)]) > 0 and x.rank == [1, 2][size(hand[seat(0)]) + 5]) }\n")
+    assert run(tmp_path, text).w.shared["n"] == 0

@@ -45,6 +45,8 @@ class Summary:
     ended: Counter = attrs.Factory(Counter)
     steps: list = attrs.Factory(list)
     wins: list = attrs.Factory(list)
+    shared: int = 0  # games with more than one winner (a draw or a shared victory)
+    no_winner: int = 0  # games nobody won (e.g. stopped by the step limit)
     seconds: float = 0.0
 
     def add(self, result, steps: int):
@@ -53,6 +55,10 @@ class Summary:
         self.steps.append(steps)
         for seat in result.winners:
             self.wins[seat] += 1
+        if len(result.winners) > 1:
+            self.shared += 1
+        elif not result.winners:
+            self.no_winner += 1
 
     def merge(self, other: "Summary"):
         """Adds a later run's games (the games after this one's, by seed)."""
@@ -63,6 +69,8 @@ class Summary:
         self.ended.update(other.ended)
         self.steps += other.steps
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.shared += other.shared
+        self.no_winner += other.no_winner
 
     def add_error(self, seed: int, err: GameRuntimeError):
         self.games += 1
@@ -78,6 +86,8 @@ class Summary:
             "steps_mean": round(statistics.fmean(self.steps), 3) if self.steps else None,
             "steps_median": statistics.median(self.steps) if self.steps else None,
             "wins": list(self.wins),
+            "shared_wins": self.shared,
+            "no_winner": self.no_winner,
             "seconds": round(self.seconds, 3),
             "playouts_per_second": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
         }
@@ -87,7 +97,8 @@ class Summary:
         lines = [f"games: {self.games} (errors: {self.errors})", "ended:"]
         lines += [f"  {reason}: {count}" for reason, count in data["ended"].items()] or ["  (none)"]
         lines.append(f"steps: mean {data['steps_mean']}, median {data['steps_median']}")
-        lines.append("wins by seat: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(self.wins)))
+        lines.append("wins by seat: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(self.wins))
+                     + f" (shared by several: {self.shared}, won by nobody: {self.no_winner})")
         lines.append(f"time: {data['seconds']} s ({data['playouts_per_second']} playouts/s)")
         return lines
 

@@ -241,8 +241,8 @@ def test_simulate_json(games_dir):
     result = run("simulate", "dice_race.game", "--players", 3, "--games", 40, "--seed", 2, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert list(data) == ["games", "errors", "ended", "steps_mean", "steps_median", "wins", "seconds",
-                          "playouts_per_second"]
+    assert list(data) == ["games", "errors", "ended", "steps_mean", "steps_median", "wins", "shared_wins",
+                          "no_winner", "seconds", "playouts_per_second"]
     assert data["games"] == 40 and data["errors"] == 0
     assert sum(data["ended"].values()) == 40 and set(data["ended"]) <= {"crossed the line", "one runner left"}
     assert sum(data["wins"]) == 40 and len(data["wins"]) == 3
@@ -262,7 +262,7 @@ def test_simulate_counts_runtime_errors(games_dir):
     assert result.exit_code == 0
     assert "games: 30 (errors: 12)" in result.stdout
     assert "  divided: 18" in result.stdout
-    assert "wins by seat: seat 0: 0, seat 1: 18" in result.stdout
+    assert "wins by seat: seat 0: 0, seat 1: 18 (shared by several: 0, won by nobody: 0)" in result.stdout
     assert "playouts/s" in result.stdout
     errors = result.stderr.splitlines()
     assert errors[0] == "game with seed 0: divide.game:7:19: runtime error: division by zero [R003]"

@@ -123,3 +123,12 @@ def test_pig_reaching_the_goal_on_a_hold_wins():
     assert m.result is None
     drive(m, ("roll or hold", "hold"))
     assert m.result.reason == "reached the goal" and m.result.winners == [0]
+
+
+def test_simulate_counts_tic_tac_toe_draws_as_shared_wins():
+    from ruledsl.pipeline import load_game
+    from ruledsl.simulate import simulate
+    from scenario import ROOT
+    summary = simulate(load_game(str(ROOT / TTT)).program, 2, 300, 1)
+    assert summary.ended["the board is full: a draw"] == summary.shared > 0
+    assert sum(summary.wins) == summary.games + summary.shared and summary.no_winner == 0

@@ -502,8 +502,9 @@ def test_md09_a_block_on_an_opposing_gangster_stops_its_actions():
     pass_offers(m)
     discard_first(m)
     pass_offers(m)
-    assert m.pending.seat == 1 and m.pending.name == "offer a trade" or m.pending.seat == 0
-    assert mine in ids(m, "hideout", 0)
+    # no "gangster action" for seat 1: the offers run on into seat 0's next turn
+    assert m.pending.seat == 0 and m.pending.name == "play a card"
+    assert ids(m, "hideout", 1) == [t] and mine in ids(m, "hideout", 0)
     assert said(m, "seat 1 discards") and not said(m, "seat 1 sends")
 
 

@@ -12,8 +12,8 @@ from scenario import ROOT, play_recorded
 GAME = "games/mafia_dollar.game"
 CASES = [  # (players, seed, max decisions or None for a whole game)
     (2, 3, None),
-    (4, 1, 150),
-    (6, 2, 150),
+    (4, 1, 100),
+    (6, 2, 100),
 ]
 
 

@@ -1,15 +1,12 @@
 """Property: seeded random games of MafiaDollar end without error, by the rule of the
 game (the End of the prohibition is drawn), for every player count, with every card
 accounted for and every attachment consistent."""
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT
+from scenario import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/mafia_dollar.game"))
 MAX_DECISIONS = 20_000
@@ -17,11 +14,7 @@ PENALTY = {1: 25, 2: 50, 3: 100}
 
 
 def random_game(players, seed):
-    m = Machine(GAME.program, players, RandomChance(seed))
-    rng = random.Random(seed)
-    while m.result is None and m.steps < MAX_DECISIONS:
-        m.choose_index(rng.randrange(len(m.pending.labels)))
-    return m
+    return random_playout(GAME.program, players, seed, MAX_DECISIONS)
 
 
 def assert_ended_by_rule(m, players):

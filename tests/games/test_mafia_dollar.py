@@ -586,8 +586,10 @@ def test_md11_security_guard_passes_left_discards_a_loot_and_no_actions():
     assert sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"]  # any one loot
     drive(m, ("loot to lose", "Alcohol $5,000"))
     assert labels(m, "vault", 0) == ["Gambling $25,000"]
+    # the second offer round, then no gangster actions although a gangster is ready
+    drive(m, ("offer a trade", "pass"), ("offer a trade", "pass"))
     assert said(m, "no gangster actions this turn")
-    assert m.pending.seat != 0 or m.pending.name != "gangster action"
+    assert m.pending.seat == 2 and m.pending.name == "offer a trade"  # seat 1's turn has begun
     assert "Security guard (1 star)" in labels(m, "discard")
 
 

@@ -374,9 +374,10 @@ def test_md05_burglary_sees_the_warehouse_and_takes_one_loot_minus_the_guard_dog
     assert sorted(m.pending.labels) == sorted([lab(m, w1), lab(m, w1b)])
     drive(m, ("warehouse to rob", lab(m, w1)))
     assert said(m, "6 + 4 - 1 = 9, success")
-    # the burglar sees the loot of that warehouse only
-    assert sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"]
+    # the burglar sees the loot of that warehouse only; his pick is sealed for the others
+    assert sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"] and m.pending.secret
     drive(m, ("loot to steal", "Gambling $25,000"))
+    assert said(m, "steals a loot card") and not said(m, "steals Gambling")
     assert labels(m, "vault", 0) == ["Gambling $25,000"]
     assert m.w.cardf[ids(m, "vault", 0)[0]]["wh"] == warehouse(m, 0)
     assert ids(m, "hideout", 0) == [g]
@@ -654,6 +655,7 @@ def test_md12_the_dons_birthday_frees_and_collects_one_loot_from_each_other_play
     assert ids(m, "pinned") == [theirs]  # only his own gangsters are freed
     drive(m, ("warehouse", lab(m, w2)))
     assert m.pending.seat == 1 and sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"]
+    assert m.pending.secret  # the loot stays face down: sealed for the others
     drive(m, ("birthday present", "Alcohol $5,000"))
     # seat 2 has no loot: nothing to give
     assert labels(m, "vault", 0) == ["Alcohol $5,000"]

@@ -6,13 +6,14 @@ World's version is unchanged.
 """
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from ruledsl.cli import main
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine
+from ruledsl.runtime import Machine, RandomChance
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,6 +30,18 @@ class FixedChance:
 
     def shuffle(self, cards, what):
         return list(cards)
+
+
+def random_playout(program, players: int, seed: int, max_decisions: int, each_step=None) -> Machine:
+    """A seeded game with uniformly random choices (seeded too), stopped after
+    max_decisions if it hasn't ended; `each_step(m)` runs before every choice."""
+    m = Machine(program, players, RandomChance(seed))
+    rng = random.Random(seed)
+    while m.result is None and m.steps < max_decisions:
+        if each_step is not None:
+            each_step(m)
+        m.choose_index(rng.randrange(len(m.pending.labels)))
+    return m
 
 
 def start(game_path: str, players: int, rolls=()) -> Machine:

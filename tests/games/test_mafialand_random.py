@@ -1,13 +1,10 @@
 """Property: seeded random games of Mafialand end without error, by a rule of the game."""
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT
+from scenario import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/mafialand.game"))
 WILD = load_game(str(ROOT / "games/mafialand/wild_cards.game"))
@@ -16,11 +13,7 @@ MAX_DECISIONS = 20_000
 
 
 def random_game(game, players, seed):
-    m = Machine(game.program, players, RandomChance(seed))
-    rng = random.Random(seed)
-    while m.result is None and m.steps < MAX_DECISIONS:
-        m.choose_index(rng.randrange(len(m.pending.labels)))
-    return m
+    return random_playout(game.program, players, seed, MAX_DECISIONS)
 
 
 def assert_ended_by_rule(m, players):

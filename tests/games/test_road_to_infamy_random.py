@@ -1,14 +1,11 @@
 """Property: seeded random games of Road to Infamy end without error, by the rule of
 the game (the gangster deck runs out), with every component accounted for."""
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT
+from scenario import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/road_to_infamy.game"))
 MAX_DECISIONS = 5_000
@@ -16,11 +13,7 @@ HANDS = 12  # one gangster is flipped per hand
 
 
 def random_game(players, seed):
-    m = Machine(GAME.program, players, RandomChance(seed))
-    rng = random.Random(seed)
-    while m.result is None and m.steps < MAX_DECISIONS:
-        m.choose_index(rng.randrange(len(m.pending.labels)))
-    return m
+    return random_playout(GAME.program, players, seed, MAX_DECISIONS)
 
 
 def zone_total(m, name):

@@ -5,7 +5,6 @@ reserve, on the score track, on a boss, in hospital or prison, killed or used up
 and whoever has the most cubes on a boss has strictly more than anyone else there
 (the placement rule, TB-04).
 """
-import random
 from collections import Counter
 
 import pytest
@@ -13,8 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT
+from scenario import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/the_boss.game"))
 RULE_ENDS = {"the third matching police badge ended the game", "the game ended after overtime"}
@@ -40,12 +38,7 @@ def assert_single_majorities(m):
 
 
 def random_game(players, seed):
-    m = Machine(GAME.program, players, RandomChance(seed))
-    rng = random.Random(seed)
-    while m.result is None and m.steps < MAX_DECISIONS:
-        assert_single_majorities(m)
-        m.choose_index(rng.randrange(len(m.pending.labels)))
-    return m
+    return random_playout(GAME.program, players, seed, MAX_DECISIONS, each_step=assert_single_majorities)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -10,7 +10,7 @@ GLOBAL_COLLECTIONS = {"players": coll(PLAYER), "seats": coll(PLAYER)}
 GLOBAL_VALUES = {"player_count": INT}
 
 
-MAX_NESTING = 120  # deeper expressions are E230 (Python itself parses ~200 nested levels)
+MAX_NESTING = 120  # deeper expressions are E232 (Python itself parses ~200 nested levels)
 
 
 class Scope:
@@ -38,7 +38,7 @@ class BodyChecker:
         self.errors = errors
         self.in_rule = False
         self.depth = 0  # how deep expr() is nested now
-        self.too_deep = False  # E230 already reported (once is enough)
+        self.too_deep = False  # E232 already reported (once is enough)
 
     def err(self, node, code, msg):
         self.errors.append(Diagnostic(node.span, code, msg))
@@ -47,7 +47,7 @@ class BodyChecker:
     def expr(self, e, scope) -> T:
         if self.depth >= MAX_NESTING:
             if not self.too_deep:
-                self.err(e, "E230", f"expression nested more than {MAX_NESTING} levels deep; split it with 'let' or defs")
+                self.err(e, "E232", f"expression nested more than {MAX_NESTING} levels deep; split it with 'let' or defs")
             self.too_deep = True
             return ANY
         self.depth += 1

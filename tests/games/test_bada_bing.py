@@ -15,8 +15,12 @@ GAME = "games/bada_bing.game"
 TABLE = {2: 300, 3: 200, 4: 150, 5: 120, 6: 100, 7: 90, 8: 80}  # BB-01, in 500K
 
 
-def begin(n=2, rolls=()):
-    return start(GAME, n, rolls=[6, 6] + [1, 1] * (n - 1) + list(rolls))
+def begin(n=2, rolls=(), game=GAME):
+    return start(game, n, rolls=[6, 6] + [1, 1] * (n - 1) + list(rolls))
+
+
+def variant(name):
+    return f"games/bada_bing/{name}.game"
 
 
 def pl(m, seat):
@@ -598,3 +602,75 @@ def test_bb21_a_refusal_goes_on_playing():
     assert m.result is None and m.pending.name == "turn"
     drive(m, ("turn", "make a deal"))
     assert "propose a Boss of Bosses" not in m.pending.labels   # once per turn
+
+
+# ---------------------------------------------------------------- BB-22 play options
+def test_bb22a_game_time_limit_names_the_richest_boss():
+    m = begin(3, game=variant("game_time_limit"))
+    own(m, 2, "casino", policy=True)        # 2 x 20M + 5 soldiers x 5M ...
+    m.w.shared["rounds"] = 25
+    m.w.touch()
+    drive(m, ("turn", "make a deal"))         # the next question finds the limit reached
+    assert m.result.reason == "the time limit is reached" and m.result.winners == [2]
+
+
+def test_bb22a_rounds_are_counted():
+    m = begin(2, rolls=[1, 1, 1, 1], game=variant("game_time_limit"))
+    roll(m)
+    drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"))
+    assert m.w.shared["rounds"] == 0
+    drive(m, ("turn", "roll the dice"))
+    drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"))
+    assert m.w.shared["rounds"] == 1 and m.pending.seat == 0
+
+
+def test_bb22b_up_the_ante_doubles_taxes_and_policy_fees():
+    m = begin(2, rolls=[1, 1], game=variant("up_the_ante"))
+    own(m, 1, "shoe_shine", policy=True)
+    roll(m)
+    assert pl(m, 0)["money"] == 310 - 8
+
+
+def test_bb22c_ganging_up_the_owner_picks_the_charge_and_sales_go_below_the_price():
+    m = begin(2, rolls=[1, 1], game=variant("ganging_up"))
+    own(m, 1, "shoe_shine")
+    roll(m)
+    assert m.pending.seat == 1 and m.pending.labels == ["0", "1", "4"]
+    drive(m, ("charge", "4"))
+    assert pl(m, 0)["money"] == 306
+    m = begin(2, game=variant("ganging_up"))
+    own(m, 0, "shoe_shine")
+    deal(m, "sell to a boss")
+    drive(m, ("sell to a Boss", "a business"), ("business to sell", "shoe_shine"), ("buyer", "seat 1"))
+    assert m.pending.labels == ["2", "4", "8", "18"]
+
+
+def test_bb22d_powerplay_when_richer_than_everyone_else_together():
+    m = begin(3, game=variant("powerplay"))
+    assert m.pending.name == "turn"          # not offered at an even table
+    deal(m, "back")
+    pl(m, 0)["money"] = 1000
+    m.w.touch()
+    drive(m, ("turn", "roll the dice"))      # seat 0's dice (1s) ... to seat 1
+    drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"), ("bid", "pass"))
+    drive(m, ("turn", "roll the dice"))      # seat 1
+    drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"), ("bid", "pass"))
+    drive(m, ("turn", "roll the dice"))      # seat 2
+    drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"), ("bid", "pass"))
+    assert m.pending.seat == 0 and m.pending.name == "force a Powerplay"
+    drive(m, ("force a Powerplay", "force a Powerplay"))
+    assert m.result.reason == "Powerplay" and m.result.winners == [0]
+
+
+def test_bb22e_exclusive_cards_removed():
+    m = begin(3, game=variant("no_exclusives"))
+    assert sorted(m.program.cards[c].label for c in m.w.zones[("box", None)]) == ["Take Down Card", "Whack Card"]
+
+
+def test_bb22f_roll_for_survival_fines_instead_of_whacking():
+    m = begin(2, rolls=[1, 1, 1, 1], game=variant("survival_fines"))
+    place(m, 0, "butcher")
+    roll(m)
+    drive(m, ("use the Overpass", "pass"))
+    assert m.w.alive[0] and pl(m, 0)["money"] == 310 + 2 - 20   # passed the Cash Stash, fined 10M
+    assert m.w.shared["stash_money"] == 40 and pl(m, 0)["soldiers"] == 5

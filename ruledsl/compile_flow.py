@@ -136,6 +136,17 @@ def s_Loop(self, code, s):
     self.emit(code, "jump", s.span, _goto([head]))
 
 
+def _land(vm, fr, slot, getter, on_land):
+    """The end of a walk: forget its state, go on after it, and run `on land` if any."""
+    env = fr.env
+    mover = env.pop(slot)[2]
+    fr.pc += 1
+    land = on_land()
+    if land is not None:
+        return vm.call(land, dict(zip(land.params, (getter(vm.w, env), mover))))
+    return None
+
+
 def s_Walk(self, code, s):
     """`move X.f by N steps D`: one space at a time, running `on pass` and `on land`."""
     board = self.m.type_of(s.target).name
@@ -160,12 +171,7 @@ def s_Walk(self, code, s):
         w, env = vm.w, fr.env
         st = env[slot]
         if st[0] <= 0:
-            del env[slot]
-            fr.pc += 1
-            land = on_land()
-            if land is not None:
-                return vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
-            return None
+            return _land(vm, fr, slot, getter, on_land)
         st[0] -= 1
         here = step_space(getter(w, env), st[1])
         setter(w, env, here)
@@ -232,12 +238,7 @@ def _graph_walk(self, code, s, board, setter, getter, count, direction, mover, o
         w, env = vm.w, fr.env
         st = env[slot]
         if st[0] <= 0:
-            del env[slot]
-            fr.pc += 1
-            land = on_land()
-            if land is not None:
-                return vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
-            return None
+            return _land(vm, fr, slot, getter, on_land)
         here = getter(w, env)
         there, st[4] = st[4], None
         if there is None:

@@ -219,6 +219,10 @@ class Walk(Stmt):
     target: Expr
     count: Expr
     direction: Expr
+    via: str | None = None  # graph boards: the name bound to a candidate next space
+    route: Expr | None = None  # graph boards: `via t where ROUTE`, consulted at forks
+    by: Expr | None = None  # graph boards: who picks the way at a fork
+    label: str | None = None  # the fork decision's name (`as "..."`)
 
 
 @node

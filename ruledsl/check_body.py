@@ -446,10 +446,33 @@ class BodyChecker:
         tt = self.assign_target(s.target, scope)
         if tt.kind not in ("space", "any"):
             self.err(s.target, "E229", f"'move ... by' moves a space-valued field, not {tt}")
-        elif tt.kind == "space" and self.m.boards[tt.name].decl.topology not in ("loop", "line"):
-            self.err(s.target, "E229", f"board '{tt.name}' has no track order: give it 'loop' or 'line'")
+        elif tt.kind == "space" and self.m.boards[tt.name].decl.topology not in ("loop", "line", "graph"):
+            self.err(s.target, "E229", f"board '{tt.name}' has no track order: give it 'loop', 'line' or 'graph'")
         self.want(s.count, scope, INT, "a step count")
         self.want(s.direction, scope, T("enum", DIRECTION), "a direction")
+        self.walk_route(s, scope, tt)
+
+    def walk_route(self, s, scope, tt):
+        """`via t where ROUTE` and `by P`: how a walk on a graph board picks its way at forks."""
+        has_route = s.route is not None or s.by is not None
+        if s.route is not None:
+            inner = scope.child()
+            inner.names[s.via] = tt
+            self.want(s.route, inner, BOOL, "a route condition ('via ... where')")
+        if s.by is not None:
+            self.want(s.by, scope, PLAYER, "the chooser at a fork ('by')")
+        if tt.kind != "space":
+            return
+        decl = self.m.boards[tt.name].decl
+        if decl.topology != "graph":
+            if has_route and decl.topology in ("loop", "line"):
+                self.err(s, "E230", f"board '{tt.name}' is a {decl.topology} with no forks: "
+                                    "'via ... where' and 'by' pick a way on graph boards only")
+            return
+        if not has_route and _has_fork(decl.links, _literal_direction(s.direction)):
+            self.err(s, "E231", f"board '{tt.name}' has forks (a space with more than one way on): "
+                                "say how the walk picks its way, with a route ('via t where ...') "
+                                "and/or a chooser ('by P')")
 
     def s_Draw(self, s, scope):
         if s.count is not None:
@@ -482,6 +505,27 @@ class BodyChecker:
 
     def s_Return(self, s, scope):
         pass
+
+
+def _literal_direction(e):
+    """'forward'/'backward' when the walk names one, else None (either may happen)."""
+    if isinstance(e, ast.Name) and e.name in ("forward", "backward"):
+        return e.name
+    if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.name == DIRECTION:
+        return e.name
+    return None
+
+
+def _has_fork(links, direction):
+    """Whether some space has two or more ways on: links written from it (forward) or to it (backward)."""
+    for d in (("forward", "backward") if direction is None else (direction,)):
+        ways: dict = {}
+        for a, b, _ in links:
+            src, dst = (a, b) if d == "forward" else (b, a)
+            ways.setdefault(src, set()).add(dst)
+        if any(len(v) > 1 for v in ways.values()):
+            return True
+    return False
 
 
 def _show(e) -> str:

@@ -79,7 +79,12 @@ def _tables(model, prog, ex):
             for x, y in ((a, b), (b, a)):
                 if y not in links[x]:
                     links[x].append(y)
-        prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields, links)
+        ways = {"forward": {}, "backward": {}}
+        for a, b, _ in info.decl.links:
+            for d, x, y in (("forward", a, b), ("backward", b, a)):
+                if y not in ways[d].setdefault(x, []):
+                    ways[d][x].append(y)
+        prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields, links, ways)
     prog.zones = dict(model.zones)
     prog.zone_order = list(model.zones)
 

@@ -136,6 +136,17 @@ def s_Loop(self, code, s):
     self.emit(code, "jump", s.span, _goto([head]))
 
 
+def _land(vm, fr, slot, getter, on_land):
+    """The end of a walk: forget its state, go on after it, and run `on land` if any."""
+    env = fr.env
+    mover = env.pop(slot)[2]
+    fr.pc += 1
+    land = on_land()
+    if land is not None:
+        return vm.call(land, dict(zip(land.params, (getter(vm.w, env), mover))))
+    return None
+
+
 def s_Walk(self, code, s):
     """`move X.f by N steps D`: one space at a time, running `on pass` and `on land`."""
     board = self.m.type_of(s.target).name
@@ -147,6 +158,8 @@ def s_Walk(self, code, s):
     on_pass = self.p.triggers_ref(("pass", board))
     on_land = self.p.triggers_ref(("land", board))
     step_space = self.p.step_space
+    if self.m.boards[board].decl.topology == "graph":
+        return _graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land)
 
     def init(vm, fr):
         env = fr.env
@@ -158,12 +171,7 @@ def s_Walk(self, code, s):
         w, env = vm.w, fr.env
         st = env[slot]
         if st[0] <= 0:
-            del env[slot]
-            fr.pc += 1
-            land = on_land()
-            if land is not None:
-                return vm.call(land, dict(zip(land.params, (getter(w, env), st[2]))))
-            return None
+            return _land(vm, fr, slot, getter, on_land)
         st[0] -= 1
         here = step_space(getter(w, env), st[1])
         setter(w, env, here)
@@ -175,4 +183,82 @@ def s_Walk(self, code, s):
             return vm.call(trig, dict(zip(trig.params, (here, st[2]))))
     # the step op leaves pc alone until the count runs out, so it runs again
     # (after any `on pass` trigger it called has returned)
+    self.emit(code, "walk-step", s.span, step)
+
+
+def _graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land):
+    """`move X.f by N steps D [via t where ROUTE] [by P [as "name"]]` on a graph board.
+
+    Each step follows a `link` row (forward: `link here X`, backward: `link X here`),
+    never straight back to the space just left. Where more than one way is left (a
+    fork), the route condition keeps the ways it accepts; if still more than one, P
+    chooses (an ordinary decision); with no chooser that is R008. A space with no way
+    on ends the walk there: it is landed on, not passed.
+    """
+    from .errors import GameRuntimeError
+    from .runtime import Decision
+    slot = f"#walk{next(_uid)}"
+    route = self.x(s.route) if s.route is not None else None
+    chooser = self.x(s.by) if s.by is not None else None
+    var, name, span = s.via, s.label or "route", s.span
+    labels_of = self.p.labels_fn(self.m.type_of(s.target))
+    ways_of = self.p.graph_ways
+
+    def init(vm, fr):
+        env = fr.env
+        # count, direction, mover, the space just left, the way chosen at a fork
+        env[slot] = [count(vm.w, env), direction(vm.w, env), mover(vm.w, env) if mover else None, None, None]
+        fr.pc += 1
+    self.emit(code, "walk", s.span, init)
+
+    def bind(vm, fr, value):
+        fr.env[slot][4] = value  # the step op runs again and takes this way
+
+    def fork(w, env, st, here, ways):
+        if route is not None:
+            e = dict(env)
+            kept = []
+            for t in ways:
+                e[var] = t
+                if route(w, e):
+                    kept.append(t)
+            if not kept:
+                raise GameRuntimeError(span, "R008", f"no way on from '{here}' fits the route (ways: {', '.join(ways)})")
+            ways = kept
+        if len(ways) == 1:
+            return ways[0], None
+        if chooser is None:
+            raise GameRuntimeError(span, "R008", f"a fork at '{here}' ({', '.join(ways)}) and nobody to choose the way")
+        seat = chooser(w, env)
+        if seat is None:
+            raise GameRuntimeError(span, "R006", "nobody to choose the way at a fork (the chooser is none)")
+        return None, Decision(seat, name, labels_of(ways), list(ways), span, False, "choose", bind)
+
+    def step(vm, fr):
+        w, env = vm.w, fr.env
+        st = env[slot]
+        if st[0] <= 0:
+            return _land(vm, fr, slot, getter, on_land)
+        here = getter(w, env)
+        there, st[4] = st[4], None
+        if there is None:
+            ways = ways_of(board, here, st[1], st[3])
+            if not ways:
+                st[0] = 0  # a dead end at the start: this space is landed on
+                return None
+            if len(ways) == 1:
+                there = ways[0]
+            else:
+                there, decision = fork(w, env, st, here, ways)
+                if decision is not None:
+                    return vm.decide(decision)
+        st[0] -= 1
+        st[3] = here
+        setter(w, env, there)
+        w.version += 1
+        if st[0] > 0 and not ways_of(board, there, st[1], here):
+            st[0] = 0  # a dead end: this space is landed on, not passed
+        trig = on_pass() if st[0] > 0 else None
+        if trig is not None:
+            return vm.call(trig, dict(zip(trig.params, (there, st[2]))))
     self.emit(code, "walk-step", s.span, step)

@@ -470,7 +470,18 @@ class Builder(Transformer):
 
     @v_args(meta=True)
     def walk_stmt(self, meta, ch):
-        return ast.Walk(span=self.span(meta), target=ch[0], count=ch[1], direction=ch[2])
+        route = next((c for c in ch[3:] if isinstance(c, tuple) and c[0] == "via"), None)
+        by = next((c for c in ch[3:] if isinstance(c, tuple) and c[0] == "walk_by"), None)
+        return ast.Walk(span=self.span(meta), target=ch[0], count=ch[1], direction=ch[2],
+                        via=route[1] if route else None, route=route[2] if route else None,
+                        by=by[1] if by else None, label=by[2] if by else None)
+
+    def walk_via(self, ch):
+        return ("via", str(ch[0]), ch[1])
+
+    def walk_by(self, ch):
+        named = next((c[1] for c in ch[1:] if isinstance(c, tuple) and c[0] == "named"), None)
+        return ("walk_by", ch[0], named)
 
     @v_args(meta=True)
     def draw_stmt(self, meta, ch):

@@ -27,6 +27,7 @@ class BoardRT:
     backward: dict
     fields: list  # (name, fn)
     links: dict = attrs.Factory(dict)  # space -> neighbouring spaces (graph boards)
+    ways: dict = attrs.Factory(dict)  # direction -> {space: [spaces one step on]} (graph boards)
 
 
 @attrs.define
@@ -122,6 +123,13 @@ class Program:
             if space in table:
                 return table[space]
         return space
+
+    def graph_ways(self, board, space, direction, came_from):
+        """The ways on from a space of a graph board: `link space X` rows going forward,
+        `link X space` rows going backward, in the order written, never straight back
+        to the space the walk just left."""
+        ways = self.boards[board].ways[direction].get(space, ())
+        return [t for t in ways if t != came_from]
 
     # ------------------------------------------------------------ labels
     def zone_label(self, key) -> str:

@@ -1,0 +1,75 @@
+"""Seeded Bada Bing transcripts as snapshots: a rule edit shows up as a diff here.
+
+Update with `pytest --snapshot-update` and say in the commit message which rule
+change caused the diff.
+"""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ruledsl.cli import main
+from ruledsl.pipeline import load_game
+from ruledsl.runtime import Machine, RandomChance
+from scenario import ROOT, play_recorded
+
+GAME = "games/bada_bing.game"
+CASES = [  # (players, seed, max decisions or None for a whole game)
+    (2, 22, None),
+    (3, 6, 120),
+    (8, 2, 120),
+]
+
+
+def play(tmp_path, monkeypatch, players, seed, max_steps):
+    return play_recorded(tmp_path, monkeypatch, GAME, players, seed, max_steps)
+
+
+@pytest.mark.parametrize("players,seed,max_steps", CASES)
+def test_seeded_transcript(tmp_path, monkeypatch, snapshot, players, seed, max_steps):
+    _, transcript = play(tmp_path, monkeypatch, players, seed, max_steps)
+    assert transcript == snapshot
+
+
+def test_seeded_narration_of_a_whole_game(tmp_path, monkeypatch, snapshot):
+    narration, transcript = play(tmp_path, monkeypatch, 2, 22, None)
+    assert '"type":"result"' in transcript.splitlines()[-1]
+    assert "announces the Overpass" in narration
+    assert narration == snapshot
+
+
+def test_replaying_a_seeded_game_succeeds(tmp_path, monkeypatch):
+    play(tmp_path, monkeypatch, 2, 22, None)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
+    assert result.exit_code == 0, result.output
+
+
+def test_replay_diverges_after_a_rule_edit(tmp_path, monkeypatch):
+    """A house rule with no Overpasses breaks a transcript where one was announced."""
+    _, transcript = play(tmp_path, monkeypatch, 2, 22, None)
+    assert '"decision":"use the Overpass","choice":"use the Overpass"' in transcript
+    base = (ROOT / GAME).read_text()
+    edited = base.replace('may p "use the Overpass" if p.at.pathway', 'may p "use the Overpass" if false')
+    assert edited != base
+    copy = tmp_path / "bada_bing.game"
+    copy.write_text(edited)
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl"), "--game", str(copy)])
+    assert result.exit_code == 1
+    assert "diverged at step " in result.output
+
+
+def test_seat_view_shows_titles_and_passes_but_not_the_decks(snapshot):
+    """What seat 1 sees at its first decision after 40 first-option ones in a 3-player game."""
+    game = load_game(str(ROOT / GAME))
+    m = Machine(game.program, 3, RandomChance(6))
+    while m.steps < 40 or m.pending.seat != 1:
+        m.choose_index(0)
+    view = m.w.snapshot(1)
+    zones = view["zones"]
+    for deck in ("offer_deck", "special_deck"):
+        assert set(zones[f"pile/{deck}"]) == {"count"}  # face down for everyone
+    for seat in range(3):
+        held = [m.program.cards[c].label for c in m.w.zones[("passes", seat)]]
+        assert zones[f"passes/seat {seat}"] == held     # passes are public
+    assert view["boards"]["square"]["casino"].keys() == {"owner", "policy"}
+    assert json.dumps(view, indent=1, sort_keys=True) == snapshot

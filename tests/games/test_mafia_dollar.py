@@ -7,7 +7,6 @@ warehouses, guard dogs, loot, birthdays, police. Setup gives each seat a warehou
 waits for seat 1's first trade offer. Scenarios set the hands, gangsters, items,
 blocks and loot they need by moving cards (`World.put`) and setting card fields.
 """
-import pytest
 
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine

@@ -1,13 +1,13 @@
 """Seeded MafiaDollar transcripts as snapshots: a rule edit shows up as a diff here.
 
-Update with `pytest --snapshot-update` and say in the commit message which rule
-change caused the diff.
+The shared tests come from tests/snapshot_suite.py; update snapshots with
+`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
 """
-import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT, play_recorded
+from scenario import ROOT
+from snapshot_suite import seeded_tests
 
 GAME = "games/mafia_dollar.game"
 CASES = [  # (players, seed, max decisions or None for a whole game)
@@ -16,29 +16,8 @@ CASES = [  # (players, seed, max decisions or None for a whole game)
     (6, 2, 100),
 ]
 
-
-def play(tmp_path, monkeypatch, players, seed, max_steps):
-    return play_recorded(tmp_path, monkeypatch, GAME, players, seed, max_steps)
-
-
-@pytest.mark.parametrize("players,seed,max_steps", CASES)
-def test_seeded_transcript(tmp_path, monkeypatch, snapshot, players, seed, max_steps):
-    _, transcript = play(tmp_path, monkeypatch, players, seed, max_steps)
-    assert transcript == snapshot
-
-
-def test_seeded_narration_of_a_whole_game(tmp_path, monkeypatch, snapshot):
-    narration, transcript = play(tmp_path, monkeypatch, 2, 3, None)
-    assert '"type":"result"' in transcript.splitlines()[-1]
-    assert "End of the prohibition" in narration.splitlines()[-3]
-    assert narration == snapshot
-
-
-def test_replaying_a_seeded_game_succeeds(tmp_path, monkeypatch):
-    play(tmp_path, monkeypatch, 3, 1, None)
-    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
-    assert result.exit_code == 0, result.output
-    assert "replay ok" in result.output
+play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
+    seeded_tests(GAME, CASES, whole=(2, 3), replayed=(3, 1), mark='End of the prohibition')
 
 
 def test_replay_as_a_seat_hides_offers_passes_and_returns_of_others(tmp_path, monkeypatch):

@@ -1,41 +1,23 @@
 """Seeded Mafialand transcripts as snapshots: a rule edit shows up as a diff here.
 
-Update with `pytest --snapshot-update` and say in the commit message which rule
-change caused the diff.
+The shared tests come from tests/snapshot_suite.py; update snapshots with
+`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
 """
-import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT, play_recorded
+from scenario import ROOT
+from snapshot_suite import seeded_tests
 
+GAME = "games/mafialand.game"
 CASES = [  # (players, seed, max decisions or None for a whole game)
     (2, 11, None),
     (3, 1, 80),
     (4, 2, 80),
 ]
 
-
-def play(tmp_path, monkeypatch, players, seed, max_steps):
-    return play_recorded(tmp_path, monkeypatch, "games/mafialand.game", players, seed, max_steps)
-
-
-@pytest.mark.parametrize("players,seed,max_steps", CASES)
-def test_seeded_transcript(tmp_path, monkeypatch, snapshot, players, seed, max_steps):
-    _, transcript = play(tmp_path, monkeypatch, players, seed, max_steps)
-    assert transcript == snapshot
-
-
-def test_seeded_narration_of_a_whole_game(tmp_path, monkeypatch, snapshot):
-    narration, transcript = play(tmp_path, monkeypatch, 2, 11, None)
-    assert '"type":"result"' in transcript.splitlines()[-1]
-    assert narration == snapshot
-
-
-def test_replaying_a_seeded_game_succeeds(tmp_path, monkeypatch):
-    play(tmp_path, monkeypatch, 2, 11, None)
-    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
-    assert result.exit_code == 0, result.output
+play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
+    seeded_tests(GAME, CASES, whole=(2, 11), replayed=(2, 11))
 
 
 def test_replay_diverges_after_a_rule_edit(tmp_path, monkeypatch):

@@ -1,17 +1,15 @@
 """Seeded The Boss transcripts as snapshots: a rule edit shows up as a diff here.
 
-Update with `pytest --snapshot-update` and say in the commit message which rule
-change caused the diff.
+The shared tests come from tests/snapshot_suite.py; update snapshots with
+`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
 """
 import json
 
-import pytest
-from click.testing import CliRunner
 
-from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT, play_recorded
+from scenario import ROOT
+from snapshot_suite import seeded_tests
 
 GAME = "games/the_boss.game"
 CASES = [  # (players, seed, max decisions or None for a whole game)
@@ -20,27 +18,8 @@ CASES = [  # (players, seed, max decisions or None for a whole game)
     (4, 2, 90),
 ]
 
-
-def play(tmp_path, monkeypatch, players, seed, max_steps):
-    return play_recorded(tmp_path, monkeypatch, GAME, players, seed, max_steps)
-
-
-@pytest.mark.parametrize("players,seed,max_steps", CASES)
-def test_seeded_transcript(tmp_path, monkeypatch, snapshot, players, seed, max_steps):
-    _, transcript = play(tmp_path, monkeypatch, players, seed, max_steps)
-    assert transcript == snapshot
-
-
-def test_seeded_narration_of_a_whole_game(tmp_path, monkeypatch, snapshot):
-    narration, transcript = play(tmp_path, monkeypatch, 2, 5, None)
-    assert '"type":"result"' in transcript.splitlines()[-1]
-    assert narration == snapshot
-
-
-def test_replaying_a_seeded_game_succeeds(tmp_path, monkeypatch):
-    play(tmp_path, monkeypatch, 3, 1, None)
-    result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
-    assert result.exit_code == 0, result.output
+play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
+    seeded_tests(GAME, CASES, whole=(2, 5), replayed=(3, 1))
 
 
 def test_seat_view_hides_rewards_and_hand_values_but_shows_colours(snapshot):

@@ -77,6 +77,9 @@ class RandomChance:
 class Machine:
     def __init__(self, program, n_players: int, chance, listener=None, max_ops: int = DEFAULT_MAX_OPS):
         from .world import World
+        if not program.min_players <= n_players <= program.max_players:
+            raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
+                             f"not {n_players}")
         self.program = program
         self.chance = chance
         self.listener = listener or (lambda kind, data: None)

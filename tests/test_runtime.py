@@ -127,3 +127,8 @@ def test_a_direct_poke_is_seen_by_end_checks_once_the_world_is_touched(tmp_path)
     assert not m.check_ends()  # unchanged version: the last (false) answer stands
     m.w.touch()
     assert m.check_ends() and m.result.reason == "n reached 5"
+
+
+def test_a_machine_refuses_a_player_count_outside_the_games_range(tmp_path):
+    with pytest.raises(ValueError, match="takes 2 to 4 players, not 5"):
+        run(tmp_path, "rule flow() { }", players=5)

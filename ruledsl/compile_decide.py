@@ -56,7 +56,7 @@ def s_Choose(self, code, s):
         values = src(w, env)  # a fresh list, or a constant one that nothing changes
         if not values:
             raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
-        state_of = (lambda c: tuple(sorted(w.cardf[c].items()))) if with_fields else None
+        state_of = (lambda c: tuple(w.cardf[c].values())) if with_fields else None  # one set: one field order
         labels, values = _dedupe(labels_of(values), values, state_of)
         return vm.decide(Decision(seat(w, env), name, labels, values, span, secret, "choose", bind))
     self.emit(code, "choose", s.span, choose)

@@ -12,7 +12,9 @@ class DeclBuilder:
 
     @v_args(meta=True)
     def game_decl(self, meta, ch):
-        return ast.GameDecl(span=self.span(meta), title=unquote(ch[0]), min_players=int(ch[1]), max_players=int(ch[2]))
+        ov, ch = self._split_override(ch)
+        return ast.GameDecl(span=self.span(meta), override=ov, title=unquote(ch[0]), min_players=int(ch[1]),
+                            max_players=int(ch[2]))
 
     @v_args(meta=True)
     def extends_decl(self, meta, ch):

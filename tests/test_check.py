@@ -48,3 +48,8 @@ def test_rendering_has_path_line_col_source_and_caret():
     assert first[0].startswith(str(CASES / "type_mismatch.game") + ":6:16: error: ")
     assert first[1].strip() == "p.points = red"
     assert first[2].strip() == "^^^"
+
+
+def test_a_variant_can_replace_the_game_line():
+    game = load_game(str(CASES / "ok_variant_more_players.game"))
+    assert (game.program.title, game.program.min_players, game.program.max_players) == ("Base for six", 2, 6)

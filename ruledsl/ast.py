@@ -263,6 +263,11 @@ class Return(Stmt):
     pass
 
 
+@node
+class Break(Stmt):
+    """Leaves the innermost enclosing loop of the same rule."""
+
+
 # ---------------------------------------------------------------- declarations
 @node
 class TypeRef:

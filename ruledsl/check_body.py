@@ -39,6 +39,7 @@ class BodyChecker(StmtChecks):
         self.errors = errors
         self.in_rule = False
         self.depth = 0  # how deep expr() is nested now
+        self.loop_depth = 0  # loops around the statement being checked (for 'break')
         self.too_deep = False  # E232 already reported (once is enough)
 
     def err(self, node, code, msg):

@@ -94,18 +94,29 @@ class StmtChecks:
             if el not in (PLAYER, ANY):
                 self.err(s.start, "E226", "'from' needs a loop over players")
             self.want(s.start, scope, PLAYER, "the 'from' player")
-        self.block(s.body, inner)
+        self.loop_body(s.body, inner)
 
     def s_While(self, s, scope):
         self.want(s.cond, scope, BOOL, "a 'while' condition")
-        self.block(s.body, scope.child())
+        self.loop_body(s.body, scope.child())
 
     def s_Repeat(self, s, scope):
         self.want(s.count, scope, INT, "a 'repeat' count")
-        self.block(s.body, scope.child())
+        self.loop_body(s.body, scope.child())
 
     def s_Loop(self, s, scope):
-        self.block(s.body, scope.child())
+        self.loop_body(s.body, scope.child())
+
+    def loop_body(self, body, scope):
+        self.loop_depth += 1
+        try:
+            self.block(body, scope)
+        finally:
+            self.loop_depth -= 1
+
+    def s_Break(self, s, scope):
+        if self.loop_depth == 0:
+            self.err(s, "E233", "'break' outside a loop (a loop in a calling rule doesn't count)")
 
     def s_Choose(self, s, scope):
         el, inner = self.binder(s, scope)

@@ -173,6 +173,7 @@ class StmtCompiler:
     def __init__(self, model, prog, ex):
         self.m, self.p, self.x = model, prog, ex
         self.collecting: list | None = None  # where simple() puts effects (see simple_run)
+        self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
 
     def code(self, name, decl, body) -> Code:
         code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
@@ -377,5 +378,5 @@ class StmtCompiler:
         self.emit(code, "return", s.span, ret)
 
     # ------------------------------------------------------------ control flow
-    from .compile_flow import s_For, s_If, s_Loop, s_Repeat, s_Walk, s_While  # noqa: E402
+    from .compile_flow import s_Break, s_For, s_If, s_Loop, s_Repeat, s_Walk, s_While  # noqa: E402
     from .compile_decide import s_Choose, s_May, s_Menu  # noqa: E402

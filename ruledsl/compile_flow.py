@@ -89,15 +89,31 @@ def s_For(self, code, s):
             return None
         del fr.env[slot]
         fr.pc = exit_ref[0]
-    _loop_body(self, code, s, "for-next", step, head, exit_ref)
+    _loop_body(self, code, s, "for-next", step, head, exit_ref, slot)
 
 
-def _loop_body(self, code, s, kind, check, head, exit_ref):
+def _loop_body(self, code, s, kind, check, head, exit_ref, slot=None):
     """Emits a loop's head check, its body and the jump back; then patches the exit."""
-    self.emit(code, kind, s.span, check)
-    self.block(code, s.body)
+    if check is not None:
+        self.emit(code, kind, s.span, check)
+    self.loop_exits.append((exit_ref, slot))  # where a `break` in the body goes
+    try:
+        self.block(code, s.body)
+    finally:
+        self.loop_exits.pop()
     self.emit(code, "jump", s.span, _goto([head]))
     exit_ref[0] = len(code.ops)
+
+
+def s_Break(self, code, s):
+    """Leaves the innermost loop: forget its iteration state, go to its exit."""
+    exit_ref, slot = self.loop_exits[-1]  # the checker puts every break inside a loop
+
+    def brk(vm, fr):
+        if slot is not None:
+            fr.env.pop(slot, None)
+        fr.pc = exit_ref[0]
+    self.emit(code, "break", s.span, brk)
 
 
 def s_While(self, code, s):
@@ -127,13 +143,11 @@ def s_Repeat(self, code, s):
         else:
             del fr.env[slot]
             fr.pc = exit_ref[0]
-    _loop_body(self, code, s, "repeat-next", check, head, exit_ref)
+    _loop_body(self, code, s, "repeat-next", check, head, exit_ref, slot)
 
 
 def s_Loop(self, code, s):
-    head = len(code.ops)
-    self.block(code, s.body)
-    self.emit(code, "jump", s.span, _goto([head]))
+    _loop_body(self, code, s, "loop", None, len(code.ops), [0])
 
 
 def _land(vm, fr, slot, getter, on_land):

@@ -181,6 +181,10 @@ class BodyBuilder:
     def return_stmt(self, meta, ch):
         return ast.Return(span=self.span(meta))
 
+    @v_args(meta=True)
+    def break_stmt(self, meta, ch):
+        return ast.Break(span=self.span(meta))
+
     # -- expressions
     @v_args(meta=True)
     def int_lit(self, meta, ch):

@@ -132,3 +132,26 @@ def test_a_direct_poke_is_seen_by_end_checks_once_the_world_is_touched(tmp_path)
 def test_a_machine_refuses_a_player_count_outside_the_games_range(tmp_path):
     with pytest.raises(ValueError, match="takes 2 to 4 players, not 5"):
         run(tmp_path, "rule flow() { }", players=5)
+
+
+def test_break_leaves_the_innermost_loop_of_every_kind(tmp_path):
+    text = '''
+shared { n: int = 0  m: int = 0  k: int = 0 }
+rule flow() {
+  for i in 1..10 { if i == 4 { break }  n += i }
+  repeat 5 { m += 1  if m == 2 { break } }
+  loop { k += 1  for p in players { if k >= 3 { break } }  if k == 5 { break } }
+  for i in 1..3 { for j in 1..3 { if j == 2 { break }  m += 10 } }
+}
+'''
+    m = run(tmp_path, text)
+    assert (m.w.shared["n"], m.w.shared["m"], m.w.shared["k"]) == (6, 32, 5)
+    assert m.result.reason == "the flow of play ended"
+
+
+def test_a_for_loop_left_by_break_can_run_again(tmp_path):
+    text = '''
+shared { n: int = 0 }
+rule flow() { repeat 3 { for i in 1..5 { if i == 3 { break }  n += 1 } } }
+'''
+    assert run(tmp_path, text).w.shared["n"] == 6

@@ -245,6 +245,7 @@ class Say(Stmt):
 @node
 class Reveal(Stmt):
     value: Expr
+    to: Expr | None = None  # a player: a private reveal, seen by that seat only
 
 
 @node

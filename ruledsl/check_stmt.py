@@ -203,6 +203,8 @@ class StmtChecks:
 
     def s_Reveal(self, s, scope):
         self.expr(s.value, scope)
+        if s.to is not None:
+            self.want(s.to, scope, PLAYER, "the 'to' of a reveal")
 
     def s_Eliminate(self, s, scope):
         self.want(s.player, scope, PLAYER, "who is eliminated")

@@ -350,7 +350,17 @@ class StmtCompiler:
 
     def s_Reveal(self, code, s):
         value, lab = self.x(s.value), self.p.labeler(self.m.type_of(s.value))
-        self.simple(code, s, lambda vm, env: vm.emit("reveal", text=lab(value(vm.w, env))))
+        if s.to is None:
+            self.simple(code, s, lambda vm, env: vm.emit("reveal", text=lab(value(vm.w, env))))
+            return
+        to, span = self.x(s.to), s.span
+
+        def reveal_to(vm, env):
+            seat = to(vm.w, env)
+            if seat is None:
+                raise GameRuntimeError(span, "R006", "nobody to reveal to (the player is none)")
+            vm.emit("reveal", text=lab(value(vm.w, env)), to=seat)
+        self.simple(code, s, reveal_to)
 
     def s_Eliminate(self, code, s):
         who = self.x(s.player)

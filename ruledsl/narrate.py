@@ -1,7 +1,7 @@
 """Readable lines for transcript records, as `play` and `replay` print them.
 
 With `as_seat`, a line shows only what that seat saw: other seats' secret
-choices are `(sealed)`. Shuffles show only their card count (the recorded order
+choices and what was revealed privately to another seat are `(sealed)`. Shuffles show only their card count (the recorded order
 is card ids, there for replays).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ def narrate(record: dict, as_seat: int | None = None) -> list:
     if kind == "chance":
         return [INDENT + _chance(record)]
     if kind == "event":
-        return [INDENT + _event(record)]
+        return [INDENT + _event(record, as_seat)]
     if kind == "result":
         return _result(record)
     return []
@@ -48,10 +48,14 @@ def _chance(r) -> str:
     return f"{r['what']}: {outcome}"
 
 
-def _event(r) -> str:
+def _event(r, as_seat) -> str:
     kind = r["kind"]
     if kind == "say":
         return f"\"{r['text']}\""
+    if kind == "reveal" and "to" in r:
+        if as_seat is not None and as_seat != r["to"]:
+            return f"reveals something to seat {r['to']} (sealed)"
+        return f"reveals {r['text']} to seat {r['to']}"
     if kind == "reveal":
         return f"reveals {r['text']}"
     if kind == "eliminate":

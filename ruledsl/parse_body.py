@@ -167,7 +167,7 @@ class BodyBuilder:
 
     @v_args(meta=True)
     def reveal_stmt(self, meta, ch):
-        return ast.Reveal(span=self.span(meta), value=ch[0])
+        return ast.Reveal(span=self.span(meta), value=ch[0], to=ch[1] if len(ch) > 1 else None)
 
     @v_args(meta=True)
     def eliminate_stmt(self, meta, ch):

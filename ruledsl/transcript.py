@@ -5,7 +5,7 @@ Records, one compact JSON object a line, keys in the fixed order shown:
     {"type":"header","format":1,"ruledsl":V,"game":PATH,"rules_sha256":H,"players":N,"seed":S,"agents":[...]}
     {"type":"chance","step":K,"what":"roll 2d6","outcome":[3,4]}
     {"type":"decision","step":K,"seat":S,"decision":NAME,"choice":LABEL,"digest":D[,"secret":true]}
-    {"type":"event","step":K,"kind":"say"|"reveal","text":T}   or   "kind":"eliminate","seat":S
+    {"type":"event","step":K,"kind":"say"|"reveal","text":T[,"to":S]}   or   "kind":"eliminate","seat":S
     {"type":"result","reason":R,"by_rule":B,"scores":[...],"ranking":[...],"winners":[...],"steps":K}
 
 A decision's step counts decisions from 1; a chance or event record carries the
@@ -112,7 +112,10 @@ def event_record(kind: str, data: dict, step: int) -> dict | None:
     if kind == "chance":
         return {"type": "chance", "step": step, "what": data["what"], "outcome": list(data["outcome"])}
     if kind in ("say", "reveal"):
-        return {"type": "event", "step": step, "kind": kind, "text": data["text"]}
+        record = {"type": "event", "step": step, "kind": kind, "text": data["text"]}
+        if "to" in data:
+            record["to"] = data["to"]  # a private reveal: only that seat sees the text
+        return record
     if kind == "eliminate":
         return {"type": "event", "step": step, "kind": kind, "seat": data["seat"]}
     return None  # 'end' is the result record's business

@@ -290,3 +290,32 @@ def test_transcript_of_another_game_fails_clearly(games_dir):
 def test_transcript_snapshot(games_dir, snapshot):
     _, text = record_game("secret_bid.game", 2, seed=3)
     assert text == snapshot
+
+
+# ---------------------------------------------------------------- private reveals
+PEEK = '''game "Peek" players 2..3
+cards card(v: int) { each v in 1..5 }
+zone deck: card hidden
+rule flow() {
+  reveal top(deck) to seat(1)
+  reveal bottom(deck)
+  choose x from 1..2 by seat(0)
+}
+'''
+
+
+def test_a_private_reveal_is_recorded_for_its_seat_and_sealed_for_the_others(tmp_path):
+    from ruledsl.narrate import NO_SEAT, narrate
+    path = tmp_path / "peek.game"
+    path.write_text(PEEK)
+    _, text = record_game(str(path), 2, 0)
+    events = [r for r in records_of(text) if r["type"] == "event"]
+    assert events == [{"type": "event", "step": 0, "kind": "reveal", "text": "1", "to": 1},
+                      {"type": "event", "step": 0, "kind": "reveal", "text": "5"}]
+    private = events[0]
+    assert narrate(private) == ["      reveals 1 to seat 1"]
+    assert narrate(private, as_seat=1) == ["      reveals 1 to seat 1"]
+    for seat in (0, NO_SEAT):
+        assert narrate(private, as_seat=seat) == ["      reveals something to seat 1 (sealed)"]
+    records = records_of(text)
+    assert replay(load_game(str(path)), records, as_seat=0).lines[1] == "      reveals something to seat 1 (sealed)"

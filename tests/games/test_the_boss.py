@@ -357,6 +357,23 @@ def test_tb06_nobody_in_a_city_means_nobody_takes_its_reward():
     assert [len(cube_ids(m, z, s)) for z in ("hospital_bed", "prison_first") for s in (0, 1)] == [0, 0, 0, 0]
 
 
+def test_tb06_an_unclaimed_reward_stays_face_down():
+    """"Do not look at the facedown rewards": only the controller "takes that city's
+    facedown card" and applies it. A reward nobody claims is never shown to anyone
+    and goes back face down into next round's shuffle."""
+    m = begin(2)
+    set_reward(m, "detroit", "Detroit 4")
+    station(m, 0, "detroit", big=1)  # seat 0 claims Detroit; nobody is in Kansas City or Memphis
+    events = []
+    m.listener = lambda kind, data: events.append((kind, data.get("text")))
+    to_last_reveal(m)
+    drive(m, ("card to reveal", m.pending.labels[0]))
+    revealed = [text for kind, text in events if kind == "reveal"]
+    assert "Detroit 4" in revealed  # the claimed reward is turned up and scored
+    assert "Kansas City revolver" not in revealed and "Memphis hospital" not in revealed
+    assert m.w.players[0]["points"] == 4
+
+
 # ---------------------------------------------------------------- TB-07
 def test_tb07_chicago_scores_half_the_last_cards_to_its_left_ignoring_penalties():
     m = begin(3)  # New York, Detroit, Kansas City, Cincinnati, Memphis (+ Chicago)

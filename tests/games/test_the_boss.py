@@ -218,6 +218,20 @@ def test_tb04_chicago_only_after_another_city_this_round():
     assert m.w.players[1]["placed_elsewhere"] is False
 
 
+def test_tb04_chicago_needs_another_city_again_each_round():
+    """"... if you have already placed cubes in a different city earlier this round":
+    a placement in an earlier round doesn't open Chicago."""
+    m = begin(2)
+    drive(m, ("place gangsters", "place gangsters"), ("boss", "detroit"), ("cubes to add", "1"))
+    assert m.w.players[0]["placed_elsewhere"] is True
+    finish_round(m)
+    assert m.w.players[0]["placed_elsewhere"] is False
+    while not (m.pending.name == "place gangsters" and m.pending.seat == 0):
+        quiet_step(m)
+    drive(m, ("place gangsters", "place gangsters"))
+    assert "chicago" not in m.pending.labels
+
+
 def test_tb04_banished_player_cannot_place_in_cincinnati():
     m = begin(2, "2 players: bosses 1245")
     m.w.players[0]["barred"] = True

@@ -218,6 +218,20 @@ def test_tb04_chicago_only_after_another_city_this_round():
     assert m.w.players[1]["placed_elsewhere"] is False
 
 
+def test_tb04_chicago_needs_another_city_again_each_round():
+    """"... if you have already placed cubes in a different city earlier this round":
+    a placement in an earlier round doesn't open Chicago."""
+    m = begin(2)
+    drive(m, ("place gangsters", "place gangsters"), ("boss", "detroit"), ("cubes to add", "1"))
+    assert m.w.players[0]["placed_elsewhere"] is True
+    finish_round(m)
+    assert m.w.players[0]["placed_elsewhere"] is False
+    while not (m.pending.name == "place gangsters" and m.pending.seat == 0):
+        quiet_step(m)
+    drive(m, ("place gangsters", "place gangsters"))
+    assert "chicago" not in m.pending.labels
+
+
 def test_tb04_banished_player_cannot_place_in_cincinnati():
     m = begin(2, "2 players: bosses 1245")
     m.w.players[0]["barred"] = True
@@ -355,6 +369,23 @@ def test_tb06_nobody_in_a_city_means_nobody_takes_its_reward():
     assert [p["points"] for p in m.w.players] == [0, 0]
     assert len(m.w.zones[("dead", None)]) == 0
     assert [len(cube_ids(m, z, s)) for z in ("hospital_bed", "prison_first") for s in (0, 1)] == [0, 0, 0, 0]
+
+
+def test_tb06_an_unclaimed_reward_stays_face_down():
+    """"Do not look at the facedown rewards": only the controller "takes that city's
+    facedown card" and applies it. A reward nobody claims is never shown to anyone
+    and goes back face down into next round's shuffle."""
+    m = begin(2)
+    set_reward(m, "detroit", "Detroit 4")
+    station(m, 0, "detroit", big=1)  # seat 0 claims Detroit; nobody is in Kansas City or Memphis
+    events = []
+    m.listener = lambda kind, data: events.append((kind, data.get("text")))
+    to_last_reveal(m)
+    drive(m, ("card to reveal", m.pending.labels[0]))
+    revealed = [text for kind, text in events if kind == "reveal"]
+    assert "Detroit 4" in revealed  # the claimed reward is turned up and scored
+    assert "Kansas City revolver" not in revealed and "Memphis hospital" not in revealed
+    assert m.w.players[0]["points"] == 4
 
 
 # ---------------------------------------------------------------- TB-07

@@ -367,6 +367,29 @@ def test_ri07_the_discard_pile_is_reshuffled_when_the_deck_runs_out():
     assert len(m.w.zones[("bids", None)]) == 57 - 6 - 2
 
 
+def test_ri07_every_played_bid_is_discarded_before_anyone_draws():
+    """STEP 5: "Discard all Bids that have been played. ... All players draw 3 Bids.
+    When the Bid deck runs out, shuffle the discard pile." Every seat's played bids are
+    in the discard pile before the first draw, so when the deck is empty at the reset,
+    seat 0's draw reshuffles all six played bids, not only its own three."""
+    m = new_game(2)
+    deal_and_bid(m, ["blue 1", "red 1", "red 2"], ["green 1", "green 2", "green 3"], turns=2)
+    # seat 0 keeps the bid it drew when laundering and plays its red 2 now
+    kept = [c for c in m.w.zones[("hand", 0)]
+            if c != next(b for b in m.w.zones[("hand", 0)] if m.program.cards[b].label == "red 2")]
+    assert len(kept) == 1
+    for c in list(m.w.zones[("bids", None)]):  # the deck is empty at the reset
+        m.w.put(c, ("hand", 1))
+    assert labels(m, "bid_discard") == []
+    bids(m, "red 2", "green 3")
+    drive(m, ("cop marker", "guns"))
+    assert m.w.shared["hand_no"] == 2 and m.pending.name == "launder"
+    drawn = [c for c in m.w.zones[("hand", 0)] if c not in kept]
+    # identity shuffles: the pile holds seat 0's bids under seat 1's, so seat 0 draws
+    # seat 1's three (had seat 0 drawn before seat 1 discarded, it would get back its own)
+    assert sorted(m.program.cards[c].label for c in drawn) == ["green 1", "green 2", "green 3"]
+    assert len(m.w.zones[("bids", None)]) == 0 and labels(m, "bid_discard") == []
+
 # ---------------------------------------------------------------- RI-08 the end
 def test_ri08_the_game_ends_when_the_gangster_deck_runs_out():
     m = new_game(2)

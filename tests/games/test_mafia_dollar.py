@@ -396,6 +396,30 @@ def test_md05_burglary_of_8_or_less_fails_with_the_guard_dog():
     assert labels(m, "vault", 1) == ["Gambling $25,000"] and ids(m, "hideout", 0) == [g]
 
 
+def test_md05_a_successful_burglar_sees_every_loot_card_of_the_warehouse():
+    m = new_game(2)
+    seen = []
+    m.listener = lambda kind, data: seen.append((kind, data.get("text"), data.get("to")))
+    g = hire(m, 0, "Gangster 0/3 [3 first aid kit]", "street")
+    equip(m, g, "Burglary tool +3 [5 newspaper]")
+    w1 = warehouse(m, 1)
+    w1b = put(m, "Warehouse [5 key]", "yard", 1)
+    stash(m, 1, "Alcohol $5,000", w1)
+    stash(m, 1, "Alcohol $5,000", w1)  # two equal cards: one choice, but both are seen
+    stash(m, 1, "Gambling $25,000", w1)
+    stash(m, 1, "Red light district $30,000", w1b)
+    to_actions(m)
+    m.w.put(cid(m, "Warehouse [6 newspaper]"), ("deck", None))
+    drive(m, ("gangster action", "burglary"), ("gangster", lab(m, g)), ("warehouse to rob", lab(m, w1)))
+    # 4.3.3 "the player is allowed to see all the loot cards in the warehouse": shown
+    # to the burglar alone, the other warehouse's loot not at all
+    shown = sorted(t for k, t, to in seen if k == "reveal" and to == 0)
+    assert shown == ["Alcohol $5,000", "Alcohol $5,000", "Gambling $25,000"]
+    assert not any(k == "reveal" and to != 0 for k, t, to in seen)
+    drive(m, ("loot to steal", "Alcohol $5,000"))
+    assert sorted(labels(m, "vault", 1)) == ["Alcohol $5,000", "Gambling $25,000", "Red light district $30,000"]
+
+
 def test_md05_a_burglar_with_a_vehicle_steals_more_from_the_same_warehouse():
     m = new_game(2)
     g = hire(m, 0, "Gangster 0/3 [3 first aid kit]", "street")

@@ -396,6 +396,55 @@ def test_md05_burglary_of_8_or_less_fails_with_the_guard_dog():
     assert labels(m, "vault", 1) == ["Gambling $25,000"] and ids(m, "hideout", 0) == [g]
 
 
+def test_md05_a_successful_burglar_sees_every_loot_card_of_the_warehouse():
+    m = new_game(2)
+    seen = []
+    m.listener = lambda kind, data: seen.append((kind, data.get("text"), data.get("to")))
+    g = hire(m, 0, "Gangster 0/3 [3 first aid kit]", "street")
+    equip(m, g, "Burglary tool +3 [5 newspaper]")
+    w1 = warehouse(m, 1)
+    w1b = put(m, "Warehouse [5 key]", "yard", 1)
+    stash(m, 1, "Alcohol $5,000", w1)
+    stash(m, 1, "Alcohol $5,000", w1)  # two equal cards: one choice, but both are seen
+    stash(m, 1, "Gambling $25,000", w1)
+    stash(m, 1, "Red light district $30,000", w1b)
+    to_actions(m)
+    m.w.put(cid(m, "Warehouse [6 newspaper]"), ("deck", None))
+    drive(m, ("gangster action", "burglary"), ("gangster", lab(m, g)), ("warehouse to rob", lab(m, w1)))
+    # 4.3.3 "the player is allowed to see all the loot cards in the warehouse": shown
+    # to the burglar alone, the other warehouse's loot not at all
+    shown = sorted(t for k, t, to in seen if k == "reveal" and to == 0)
+    assert shown == ["Alcohol $5,000", "Alcohol $5,000", "Gambling $25,000"]
+    assert not any(k == "reveal" and to != 0 for k, t, to in seen)
+    drive(m, ("loot to steal", "Alcohol $5,000"))
+    assert sorted(labels(m, "vault", 1)) == ["Alcohol $5,000", "Gambling $25,000", "Red light district $30,000"]
+
+
+def test_md05_a_burglar_with_a_vehicle_steals_more_from_the_same_warehouse():
+    m = new_game(2)
+    g = hire(m, 0, "Gangster 0/3 [3 first aid kit]", "street")
+    equip(m, g, "Burglary tool +3 [5 newspaper]")
+    equip(m, g, "Vehicle +1 [8 hat]")  # 7.4 "from the street or during a burglary"
+    w1 = warehouse(m, 1)
+    w1b = put(m, "Warehouse [5 key]", "yard", 1)
+    stash(m, 1, "Gambling $25,000", w1)
+    stash(m, 1, "Alcohol $5,000", w1)
+    stash(m, 1, "Tobacco $10,000", w1)
+    stash(m, 1, "Red light district $30,000", w1b)
+    to_actions(m)
+    m.w.put(cid(m, "Warehouse [6 newspaper]"), ("deck", None))  # 6 + 3 + 3 = 12
+    drive(m, ("gangster action", "burglary"), ("gangster", lab(m, g)), ("warehouse to rob", lab(m, w1)))
+    assert sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000", "Tobacco $10,000"]
+    drive(m, ("loot to steal", "Gambling $25,000"))
+    # the second card (vehicle +1) comes from the same warehouse, never from the other
+    assert sorted(m.pending.labels) == ["Alcohol $5,000", "Tobacco $10,000"]
+    drive(m, ("loot to steal", "Tobacco $10,000"))
+    assert sorted(labels(m, "vault", 0)) == ["Gambling $25,000", "Tobacco $10,000"]
+    assert sorted(labels(m, "vault", 1)) == ["Alcohol $5,000", "Red light district $30,000"]
+    assert all(m.w.cardf[l]["wh"] == warehouse(m, 0) for l in ids(m, "vault", 0))
+    assert ids(m, "hideout", 0) == [g] and next_turn(m)
+
+
 def test_md05_going_home_without_a_job_costs_an_action():
     m = new_game(2)
     g = hire(m, 0, "Gangster 1/1 [8 key]", "street")
@@ -533,6 +582,15 @@ def test_md09_freeing_needs_the_counter_of_the_top_block():
     assert "free a gangster" not in m.pending.labels
 
 
+def test_md09_a_player_frees_only_his_own_gangsters():
+    m = new_game(2)
+    t = hire(m, 1, "Gangster 2/2 [5 newspaper]")
+    block(m, t, "Jail [1]")
+    hand_of(m, 0, "Gangster 1/1 [8 key]")  # the key would counter the Jail
+    pass_offers(m)
+    assert "free a gangster" not in m.pending.labels  # ASSUMPTION: own gangsters only
+
+
 # ---------------------------------------------------------------- MD-10
 def test_md10_items_attach_in_the_hideout_one_of_each_type_even_when_blocked():
     m = new_game(2)
@@ -603,6 +661,16 @@ def test_md11_police_patrol_discards_the_most_valuable_loot():
     assert sorted(m.pending.labels) == ["Alcohol $30,000", "Tobacco $30,000"]  # the most valuable
     drive(m, ("loot to lose", "Tobacco $30,000"))
     assert sorted(labels(m, "vault", 0)) == ["Alcohol $30,000", "Gambling $25,000"]
+
+
+def test_md11_a_police_card_without_loot_costs_no_loot_if_unable():
+    for card in ("Security guard (1 star)", "Police patrol (2 star)"):
+        m = new_game(2)
+        hand_of(m, 0, card, "Weapon +1 [4 hat]")
+        police_turn(m, card, "Weapon +1 [4 hat]", labels(m, "hand", 1)[0])
+        # "if able": nothing to lose, straight on to the second offer round
+        assert m.pending.name == "offer a trade" and ids(m, "vault", 0) == []
+        assert card in labels(m, "discard")
 
 
 def test_md11_police_raid_discards_every_played_card_but_one_warehouse():

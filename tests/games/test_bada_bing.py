@@ -517,12 +517,12 @@ def test_bb16_witness_protection_and_the_witsec_pass():
     place(m, 0, "pawn_shop")
     roll(m)
     drive(m, ("use the Overpass", "pass"))
-    assert (pl(m, 0)["soldiers"], pl(m, 0)["in_witsec"]) == (4, 1)
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (4, 1, 1)
     m = begin(2)
     give_pass(m, 0, "WITSEC Pass")
-    pl(m, 0)["soldiers"], pl(m, 0)["in_witsec"] = 4, 1
+    pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"] = 4, 1, 1
     deal(m, "play the WITSEC Pass")
-    assert (pl(m, 0)["soldiers"], pl(m, 0)["in_witsec"]) == (5, 0)
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (5, 0, 0)
 
 
 def test_bb16_a_soldier_on_a_business_may_be_the_one_lost():
@@ -674,3 +674,34 @@ def test_bb22f_roll_for_survival_fines_instead_of_whacking():
     drive(m, ("use the Overpass", "pass"))
     assert m.w.alive[0] and pl(m, 0)["money"] == 310 + 2 - 20   # passed the Cash Stash, fined 10M
     assert m.w.shared["stash_money"] == 40 and pl(m, 0)["soldiers"] == 5
+
+
+# ---------------------------------------------------------------- review fixes
+def test_bb16_a_soldier_lost_to_witness_protection_is_whacked_so_gain_a_goomba_replaces_it():
+    # "Soldiers can be whacked by the 'Role For Survival' and 'Witness Protection' board
+    # squares" and "Gain-A-Goomba Pass replaces a Boss's whacked Soldier."
+    m = begin(2, rolls=[1, 2])
+    place(m, 0, "pawn_shop")
+    pl(m, 0)["soldiers"] = 1
+    give_pass(m, 0, "Gain-A-Goomba Pass")
+    roll(m)
+    drive(m, ("use the Overpass", "pass"))
+    assert m.pending.name == "play the Gain-A-Goomba Pass"
+    drive(m, ("play the Gain-A-Goomba Pass", "play the Gain-A-Goomba Pass"))
+    assert m.w.alive[0] and passes(m, 0) == []
+    # the replaced Soldier was the one in Witness Protection: nothing is left to release
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (1, 0, 0)
+
+
+def test_bb16_witsec_release_and_goomba_share_the_witness_protection_soldier():
+    m = begin(2, rolls=[1, 2])
+    place(m, 0, "pawn_shop")
+    roll(m)
+    drive(m, ("use the Overpass", "pass"))
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (4, 1, 1)
+    m = begin(2)
+    give_pass(m, 0, "WITSEC Pass")
+    pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"] = 4, 1, 1
+    deal(m, "play the WITSEC Pass")
+    # released from Witness Protection: no whacked Soldier is left for a Gain-A-Goomba
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (5, 0, 0)

@@ -149,7 +149,7 @@ def test_bb05_no_bid_closes_the_auction():
     assert m.w.shared["stash_money"] == 20
 
 
-def test_bb05_an_uncovered_bid_goes_to_money_trouble_then_the_second_highest_wins():
+def test_bb05_an_uncovered_bid_goes_to_money_trouble():
     m = begin(2, rolls=[1, 1])
     pl(m, 1)["money"] = 5
     roll(m)
@@ -159,10 +159,31 @@ def test_bb05_an_uncovered_bid_goes_to_money_trouble_then_the_second_highest_win
           ("bid", "bid +5M"),     # seat 1: 15, more than seat 1 has
           ("bid", "pass"))
     assert m.pending.seat == 1 and m.pending.name == "money trouble"
-    assert m.pending.labels == ["surrender a soldier", "sell to a boss", "cannot cover the bid"]
-    drive(m, ("money trouble", "cannot cover the bid"))
+    # "dealt with as described in 'Money Trouble'": no way to just give the bid up
+    assert m.pending.labels == ["surrender a soldier", "sell to a boss"]
+    drive(m, ("money trouble", "surrender a soldier"), ("money trouble", "surrender a soldier"))
+    assert sq(m, "shoe_shine")["owner"] == 1
+    assert pl(m, 1)["money"] == 0 and pl(m, 1)["soldiers"] == 3
+
+
+def test_bb05_an_uncovered_winner_is_forced_out_then_the_second_highest_bid_wins():
+    # Money Trouble: "Should a Boss perform all the above options and the debt remains
+    # uncovered, they are financially ruined and forced out"; "If the bid cannot be
+    # covered, the second highest bid wins."
+    m = begin(3, rolls=[1, 1])
+    pl(m, 1)["money"], pl(m, 1)["soldiers"] = 5, 1
+    roll(m)
+    drive(m, ("uncontrolled business", "decline: auction"),
+          ("bid", "bid +500K"),   # seat 1: 4
+          ("bid", "pass"),        # seat 2
+          ("bid", "bid +500K"),   # seat 0: 5
+          ("bid", "bid +5M"),     # seat 1: 15, more than seat 1 can raise
+          ("bid", "pass"))
+    assert m.pending.seat == 1 and m.pending.labels == ["financially ruined"]
+    drive(m, ("money trouble", "financially ruined"))
+    assert not m.w.alive[1]
     assert sq(m, "shoe_shine")["owner"] == 0
-    assert pl(m, 0)["money"] == 310 - 5
+    assert pl(m, 0)["money"] == 210 + 2 - 5   # a share of seat 1's 2.5M, then the second bid
 
 
 # ---------------------------------------------------------------- BB-06 / BB-15 taxes

@@ -2,8 +2,8 @@
 
 Chance is fixed (tests/scenario.py): dice come from a queue, shuffles keep the
 listed order, so the Offer pile starts Whack Card (gone with 2 Bosses), Bada Boost,
-Bada Boost, Gain-A-Goomba, ... and the Special Investigation pile Take Down Card,
-Amnesty, Amnesty, Fly The Coop, ... Money is in 500K units (1M = 2).
+Gain-A-Goomba, Street Tax, ... and the Special Investigation pile Take Down Card,
+Amnesty, Fly The Coop, WITSEC, ... Money is in 500K units (1M = 2).
 
 `begin(n)` makes seat 0 roll 12 and everyone else 2 for the start, so seat 0 starts.
 """
@@ -726,3 +726,13 @@ def test_bb16_witsec_release_and_goomba_share_the_witness_protection_soldier():
     deal(m, "play the WITSEC Pass")
     # released from Witness Protection: no whacked Soldier is left for a Gain-A-Goomba
     assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (5, 0, 0)
+
+
+def test_bb12_the_decks_hold_6_passes_and_2_exclusive_cards():
+    # "Within the decks are 6 passes and 2 exclusive cards": one card of each pass
+    m = begin(3)
+    labels = [c.label for c in m.program.cards]
+    names = ["Amnesty Pass", "Bada Boost Pass", "Fly The Coop Pass", "Gain-A-Goomba Pass",
+             "Street Tax Pass", "WITSEC Pass", "Whack Card", "Take Down Card"]
+    assert [labels.count(n) for n in names] == [1] * 8
+    assert [len(m.w.zones[("pile", d)]) for d in ("offer_deck", "special_deck")] == [30, 30]

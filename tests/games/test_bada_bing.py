@@ -2,8 +2,8 @@
 
 Chance is fixed (tests/scenario.py): dice come from a queue, shuffles keep the
 listed order, so the Offer pile starts Whack Card (gone with 2 Bosses), Bada Boost,
-Bada Boost, Gain-A-Goomba, ... and the Special Investigation pile Take Down Card,
-Amnesty, Amnesty, Fly The Coop, ... Money is in 500K units (1M = 2).
+Gain-A-Goomba, Street Tax, ... and the Special Investigation pile Take Down Card,
+Amnesty, Fly The Coop, WITSEC, ... Money is in 500K units (1M = 2).
 
 `begin(n)` makes seat 0 roll 12 and everyone else 2 for the start, so seat 0 starts.
 """
@@ -149,7 +149,7 @@ def test_bb05_no_bid_closes_the_auction():
     assert m.w.shared["stash_money"] == 20
 
 
-def test_bb05_an_uncovered_bid_goes_to_money_trouble_then_the_second_highest_wins():
+def test_bb05_an_uncovered_bid_goes_to_money_trouble():
     m = begin(2, rolls=[1, 1])
     pl(m, 1)["money"] = 5
     roll(m)
@@ -159,10 +159,31 @@ def test_bb05_an_uncovered_bid_goes_to_money_trouble_then_the_second_highest_win
           ("bid", "bid +5M"),     # seat 1: 15, more than seat 1 has
           ("bid", "pass"))
     assert m.pending.seat == 1 and m.pending.name == "money trouble"
-    assert m.pending.labels == ["surrender a soldier", "sell to a boss", "cannot cover the bid"]
-    drive(m, ("money trouble", "cannot cover the bid"))
+    # "dealt with as described in 'Money Trouble'": no way to just give the bid up
+    assert m.pending.labels == ["surrender a soldier", "sell to a boss"]
+    drive(m, ("money trouble", "surrender a soldier"), ("money trouble", "surrender a soldier"))
+    assert sq(m, "shoe_shine")["owner"] == 1
+    assert pl(m, 1)["money"] == 0 and pl(m, 1)["soldiers"] == 3
+
+
+def test_bb05_an_uncovered_winner_is_forced_out_then_the_second_highest_bid_wins():
+    # Money Trouble: "Should a Boss perform all the above options and the debt remains
+    # uncovered, they are financially ruined and forced out"; "If the bid cannot be
+    # covered, the second highest bid wins."
+    m = begin(3, rolls=[1, 1])
+    pl(m, 1)["money"], pl(m, 1)["soldiers"] = 5, 1
+    roll(m)
+    drive(m, ("uncontrolled business", "decline: auction"),
+          ("bid", "bid +500K"),   # seat 1: 4
+          ("bid", "pass"),        # seat 2
+          ("bid", "bid +500K"),   # seat 0: 5
+          ("bid", "bid +5M"),     # seat 1: 15, more than seat 1 can raise
+          ("bid", "pass"))
+    assert m.pending.seat == 1 and m.pending.labels == ["financially ruined"]
+    drive(m, ("money trouble", "financially ruined"))
+    assert not m.w.alive[1]
     assert sq(m, "shoe_shine")["owner"] == 0
-    assert pl(m, 0)["money"] == 310 - 5
+    assert pl(m, 0)["money"] == 210 + 2 - 5   # a share of seat 1's 2.5M, then the second bid
 
 
 # ---------------------------------------------------------------- BB-06 / BB-15 taxes
@@ -517,12 +538,12 @@ def test_bb16_witness_protection_and_the_witsec_pass():
     place(m, 0, "pawn_shop")
     roll(m)
     drive(m, ("use the Overpass", "pass"))
-    assert (pl(m, 0)["soldiers"], pl(m, 0)["in_witsec"]) == (4, 1)
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (4, 1, 1)
     m = begin(2)
     give_pass(m, 0, "WITSEC Pass")
-    pl(m, 0)["soldiers"], pl(m, 0)["in_witsec"] = 4, 1
+    pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"] = 4, 1, 1
     deal(m, "play the WITSEC Pass")
-    assert (pl(m, 0)["soldiers"], pl(m, 0)["in_witsec"]) == (5, 0)
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (5, 0, 0)
 
 
 def test_bb16_a_soldier_on_a_business_may_be_the_one_lost():
@@ -674,3 +695,44 @@ def test_bb22f_roll_for_survival_fines_instead_of_whacking():
     drive(m, ("use the Overpass", "pass"))
     assert m.w.alive[0] and pl(m, 0)["money"] == 310 + 2 - 20   # passed the Cash Stash, fined 10M
     assert m.w.shared["stash_money"] == 40 and pl(m, 0)["soldiers"] == 5
+
+
+# ---------------------------------------------------------------- review fixes
+def test_bb16_a_soldier_lost_to_witness_protection_is_whacked_so_gain_a_goomba_replaces_it():
+    # "Soldiers can be whacked by the 'Role For Survival' and 'Witness Protection' board
+    # squares" and "Gain-A-Goomba Pass replaces a Boss's whacked Soldier."
+    m = begin(2, rolls=[1, 2])
+    place(m, 0, "pawn_shop")
+    pl(m, 0)["soldiers"] = 1
+    give_pass(m, 0, "Gain-A-Goomba Pass")
+    roll(m)
+    drive(m, ("use the Overpass", "pass"))
+    assert m.pending.name == "play the Gain-A-Goomba Pass"
+    drive(m, ("play the Gain-A-Goomba Pass", "play the Gain-A-Goomba Pass"))
+    assert m.w.alive[0] and passes(m, 0) == []
+    # the replaced Soldier was the one in Witness Protection: nothing is left to release
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (1, 0, 0)
+
+
+def test_bb16_witsec_release_and_goomba_share_the_witness_protection_soldier():
+    m = begin(2, rolls=[1, 2])
+    place(m, 0, "pawn_shop")
+    roll(m)
+    drive(m, ("use the Overpass", "pass"))
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (4, 1, 1)
+    m = begin(2)
+    give_pass(m, 0, "WITSEC Pass")
+    pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"] = 4, 1, 1
+    deal(m, "play the WITSEC Pass")
+    # released from Witness Protection: no whacked Soldier is left for a Gain-A-Goomba
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["whacked"], pl(m, 0)["in_witsec"]) == (5, 0, 0)
+
+
+def test_bb12_the_decks_hold_6_passes_and_2_exclusive_cards():
+    # "Within the decks are 6 passes and 2 exclusive cards": one card of each pass
+    m = begin(3)
+    labels = [c.label for c in m.program.cards]
+    names = ["Amnesty Pass", "Bada Boost Pass", "Fly The Coop Pass", "Gain-A-Goomba Pass",
+             "Street Tax Pass", "WITSEC Pass", "Whack Card", "Take Down Card"]
+    assert [labels.count(n) for n in names] == [1] * 8
+    assert [len(m.w.zones[("pile", d)]) for d in ("offer_deck", "special_deck")] == [30, 30]

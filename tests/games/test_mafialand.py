@@ -186,3 +186,47 @@ def test_ml13_jokers_are_never_ordinary_war_cards():
     drive(m, ("direction", "forward"), ("turf response", "go to war"), ("enemy", "seat 1"), ("war house", "ne_house2"))
     assert "Joker" not in m.pending.labels
     assert len(m.program.cards) == 54
+
+
+def test_ml13_joker_after_a_lost_my_turf_war_sends_the_opponent_home():
+    # "the automatic win including ... sending the opponent back to their starting
+    # Safe Zone": also when the Joker saves a My Turf war, which by itself sends no
+    # block home.
+    m = start(WILD, 2, rolls=[2, 2])
+    hold(m, 1, "ne_house1")
+    give(m, 0, "K of spades")
+    give(m, 1, "Joker")
+    drive(m, ("direction", "forward"), ("turf response", "say nothing"), ("my turf", "my turf"),
+          ("war card", "2 of hearts"), ("war card", "K of spades"),
+          ("play a joker", "play a joker"), ("joker", "Joker"), ("place the bag", "pass"))
+    assert m.w.players[0]["at"] == "N"
+    assert m.w.players[0]["stash"] == 17 and m.w.players[1]["stash"] == 19
+
+
+def test_ml13_a_joker_as_the_casino_card_is_beaten_by_any_card():
+    # ASSUMPTION (wild_cards.game): a Joker drawn as a sector's casino card has rank 0.
+    m = start(WILD, 2, rolls=[3, 4])
+    m.w.put(card(m, "Joker"), ("casino_card", "northeast"))
+    drive(m, ("direction", "forward"), ("bags to gamble", "1"), ("casino card", "A of clubs"))
+    assert m.w.players[0]["stash"] == 19 and m.w.players[0]["at"] == "ne7"
+
+
+def test_ml09_no_charge_on_an_h_space_of_a_locked_sector():
+    m = start(GAME, 2, rolls=[3, 4])
+    hold(m, 1, "ne_house1", "ne_house2", "ne_house3", "ne_house4")
+    drive(m, ("direction", "forward"))
+    assert m.w.players[0]["at"] == "ne7"
+    assert m.pending.seat == 0 and m.pending.name == "bags to gamble"
+    assert [p["stash"] for p in m.w.players] == [18, 18]
+
+
+def test_ml10_used_cards_are_reshuffled_when_the_deck_runs_out():
+    m = start(GAME, 2, rolls=[3, 4])
+    for c in list(m.w.zones[("deck", None)]):
+        m.w.put(c, ("used", None))
+    used = len(m.w.zones[("used", None)])
+    drive(m, ("direction", "forward"), ("bags to gamble", "1"), ("casino card", "A of clubs"))
+    # the replacement casino card comes from the used pile, now the deck again
+    assert len(m.w.zones[("casino_card", "northeast")]) == 1
+    assert len(m.w.zones[("used", None)]) == 0
+    assert len(m.w.zones[("deck", None)]) == used + 2 - 1

@@ -228,8 +228,9 @@ class Checker:
         cs = self.m.cardsets.get(d.cards)
         if cs is None:
             self.err(d, "E319", f"zone '{d.name}': no card set '{d.cards}'")
-        if d.per is not None and d.per != "player" and d.per not in self.m.enums and d.per not in self.m.boards:
-            self.err(d, "E320", f"zone '{d.name}': 'per {d.per}' needs player, an enum or a board")
+        if d.per is not None and d.per != "player" and not any(d.per in t for t in (self.m.enums, self.m.boards,
+                                                                                     self.m.cardsets)):
+            self.err(d, "E320", f"zone '{d.name}': 'per {d.per}' needs player, an enum, a board or a card set")
         if d.visibility not in VISIBILITIES:
             self.err(d, "E321", f"visibility '{d.visibility}' is not one of {', '.join(VISIBILITIES)}")
         if d.visibility == "owner" and d.per != "player":

@@ -46,6 +46,11 @@ def s_Choose(self, code, s):
     labels_of = self.p.labels_fn(elem)
     var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
     with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
+    if elem.kind == "card" and any(z.per == elem.name for z in self.m.zones.values()):
+        # cards that key zones are told apart by what lies on them: offer every one, by its
+        # unique label ('unit 2', 'unit 2 #2'), as the zone labels name them
+        key_label, with_fields = self.p.card_key_label, False
+        labels_of = lambda vs: [key_label(v) for v in vs]  # noqa: E731
 
     def bind(vm, fr, value):
         fr.env[var] = value

@@ -74,6 +74,7 @@ class Program:
     secret_player_fields: dict = attrs.Factory(dict)
     field_labelers: dict = attrs.Factory(dict)  # (owner, name) -> labeler
     enums: dict = attrs.Factory(dict)
+    card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
 
     # ------------------------------------------------------------ world set-up
     def zone_keys(self, zone: ast.Zone, n: int) -> list:
@@ -83,6 +84,8 @@ class Program:
             return list(range(n))
         if zone.per in self.enums:
             return list(self.enums[zone.per])
+        if zone.per in self.cardset_ids:
+            return list(self.cardset_ids[zone.per])  # one zone per card: what lies on it
         return list(self.boards[zone.per].spaces)
 
     def init_world(self, w):
@@ -136,9 +139,24 @@ class Program:
         name, k = key
         if k is None:
             return name
-        if isinstance(k, int) and self.zones[name].per == "player":
+        per = self.zones[name].per
+        if per == "player":
             return f"{name}/seat {k}"
+        if per in self.cardset_ids:
+            return f"{name}/{self.card_key_label(k)}"
         return f"{name}/{k}"
+
+    def card_key_label(self, card: int) -> str:
+        """A card's label, made unique within its set with ' #2', ' #3' in listed order."""
+        labels = self.card_key_labels
+        if not labels:
+            for ids in self.cardset_ids.values():
+                seen: dict = {}
+                for c in ids:
+                    lab = self.cards[c].label
+                    seen[lab] = seen.get(lab, 0) + 1
+                    labels[c] = lab if seen[lab] == 1 else f"{lab} #{seen[lab]}"
+        return labels[card]
 
     def labeler(self, t):
         kind = t.kind

@@ -155,3 +155,29 @@ shared { n: int = 0 }
 rule flow() { repeat 3 { for i in 1..5 { if i == 3 { break }  n += 1 } } }
 '''
     assert run(tmp_path, text).w.shared["n"] == 6
+
+
+GEAR = '''
+cards unit(power: int) label "unit {power}" { card 1  card 2  card 2 }
+cards item(bonus: int) label "+{bonus}" { each bonus in 1..4 }
+zone barracks: unit public
+zone armory: item hidden
+zone gear per unit: item public
+def strength(u: unit) = u.power + sum(i in gear[u]: i.bonus)
+rule flow() {
+  for u in unit { draw 1 from armory to gear[u] }
+  choose u from unit by seat(0) as "equip"
+  draw 1 from armory to gear[u]
+}
+'''
+
+
+def test_a_zone_per_card_holds_what_lies_on_each_card(tmp_path):
+    m = run(tmp_path, GEAR)
+    assert m.pending.labels == ["unit 1", "unit 2", "unit 2 #2"]  # equal units stay apart
+    view = m.w.snapshot(0)["zones"]
+    assert (view["gear/unit 1"], view["gear/unit 2"], view["gear/unit 2 #2"]) == (["+1"], ["+2"], ["+3"])
+    assert m.choose("unit 2 #2") is None
+    third = m.program.cardset_ids["unit"][2]
+    assert [m.program.cards[c].label for c in m.w.zones[("gear", third)]] == ["+4", "+3"]
+    assert m.program.def_bodies["strength"][0](m.w, {"u": third}) == 2 + 4 + 3

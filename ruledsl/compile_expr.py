@@ -75,9 +75,6 @@ class ExprCompiler:
         body = f"{gen.expr(target)} {op} {gen.expr(value)}"
         return _build(STORE_TEMPLATE, body, gen, reference, target.span)
 
-    def optional(self, e):
-        return self(e) if e is not None else None
-
     def source(self, e):
         """A function giving a fresh list of the items of a collection or zone."""
         f = self(e)

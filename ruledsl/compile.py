@@ -13,8 +13,11 @@ from .errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, f
 from .program import BoardRT, Card, Code, EndRT, Program
 
 
-def compile_game(model, path: str, sources: dict | None = None) -> Program:
-    """Raises RuleError (E401) when a card set's rows or label can't be fixed."""
+def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True) -> Program:
+    """Raises RuleError (E401) when a card set's rows or label can't be fixed.
+
+    With `fuse`, consecutive straight-line statements run as one op (fast); without,
+    each statement is an op of its own (for tracing which statement wrote what)."""
     prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
     prog.enums = {k: list(v) for k, v in model.enums.items()}
     ex = ExprCompiler(model, prog)
@@ -26,7 +29,7 @@ def compile_game(model, path: str, sources: dict | None = None) -> Program:
     errors = _cards(model, prog, ex)  # after defs: card labels may call them
     if errors:
         raise RuleError(errors, sources)
-    sc = StmtCompiler(model, prog, ex)
+    sc = StmtCompiler(model, prog, ex, fuse)
     for name, rule in model.rules.items():
         prog.rules[name] = sc.code(name, rule, rule.body)
     for (kind, board), trig in model.triggers.items():
@@ -170,8 +173,9 @@ SIMPLE = {"Let", "Roll", "Assign", "MoveCard", "Draw", "Shuffle", "Say", "Reveal
 
 
 class StmtCompiler:
-    def __init__(self, model, prog, ex):
+    def __init__(self, model, prog, ex, fuse: bool = True):
         self.m, self.p, self.x = model, prog, ex
+        self.fuse = fuse
         self.collecting: list | None = None  # where simple() puts effects (see simple_run)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
 
@@ -191,6 +195,9 @@ class StmtCompiler:
         for s in stmts:
             if type(s).__name__ in SIMPLE:
                 run.append(s)
+                if not self.fuse:
+                    self.simple_run(code, run)
+                    run = []
                 continue
             self.simple_run(code, run)
             run = []

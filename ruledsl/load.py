@@ -2,6 +2,9 @@
 
 A variant file adds declarations and replaces base ones with `override`. The
 merged list keeps the base order, with an override in its base's place.
+
+Files come from disk, or from a `files` mapping (path -> text) such as the rules
+a transcript recorded; with a mapping, nothing is read from disk at all.
 """
 from __future__ import annotations
 
@@ -11,8 +14,8 @@ import os
 import attrs
 
 from . import ast
-from .errors import Diagnostic, RuleError
-from .parse import parse_file
+from .errors import Diagnostic, RuleError, Span
+from .parse import parse_file, parse_text
 
 MAX_CHAIN = 16
 
@@ -26,25 +29,58 @@ class Loaded:
 
     @property
     def rules_sha256(self) -> str:
-        h = hashlib.sha256()
-        for p in self.chain:
-            h.update(p.encode() + b"\0" + self.sources[p].encode() + b"\0")
-        return h.hexdigest()
+        """A hash of what plays: the merged declarations without their places in the
+        files, so an edit of comments or layout leaves it alone."""
+        return plays_sha256(self.decls)
+
+    def files(self) -> list:
+        """[(path, text)] of every file read, base first: enough to load the same rules again."""
+        return [(p, self.sources[p]) for p in self.chain]
 
 
-def load(path: str) -> Loaded:
+def plays_sha256(decls) -> str:
+    return hashlib.sha256(repr(canonical(tuple(decls))).encode()).hexdigest()
+
+
+def canonical(node):
+    """A node as plain nested tuples, without spans or `override` flags."""
+    if isinstance(node, Span):
+        return None
+    if isinstance(node, (tuple, list)):
+        return tuple(canonical(x) for x in node)
+    if attrs.has(type(node)):
+        return (type(node).__name__,) + tuple(
+            (f.name, canonical(getattr(node, f.name))) for f in attrs.fields(type(node))
+            if f.name not in ("span", "override"))
+    return node
+
+
+def load(path: str, files: dict | None = None) -> Loaded:
+    """Loads `path` and its bases from disk, or only from `files` (path -> text) when given."""
     sources: dict = {}
     chain: list = []
     errors: list = []
-    decls = _load(path, sources, chain, errors, depth=0)
+    decls = _load(path, sources, chain, errors, depth=0, files=files)
     if errors:
         raise RuleError(errors, sources)
     return Loaded(path=path, decls=decls, sources=sources, chain=chain)
 
 
-def _load(path, sources, chain, errors, depth):
+def _parse(path, files):
+    if files is None:
+        return parse_file(path)
+    if path not in files:
+        raise RuleError([Diagnostic(Span(path, 1, 1), "E002", "cannot read file: not among the recorded rules")])
+    return parse_text(path, files[path])
+
+
+def _exists(path, files) -> bool:
+    return os.path.isfile(path) if files is None else path in files
+
+
+def _load(path, sources, chain, errors, depth, files):
     try:
-        module = parse_file(path)
+        module = _parse(path, files)
     except RuleError as err:
         sources.update(err.sources)
         errors.extend(err.diagnostics)
@@ -62,7 +98,7 @@ def _load(path, sources, chain, errors, depth):
         return own
     ext = extends[0]
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), ext.path))
-    if not os.path.isfile(base_path):
+    if not _exists(base_path, files):
         errors.append(Diagnostic(ext.span, "E103", f"base game '{ext.path}' not found beside this file"))
         chain.append(path)
         return own
@@ -70,7 +106,7 @@ def _load(path, sources, chain, errors, depth):
         errors.append(Diagnostic(ext.span, "E104", f"'{ext.path}' extends itself through a cycle"))
         chain.append(path)
         return own
-    base = _load(base_path, sources, chain, errors, depth + 1)
+    base = _load(base_path, sources, chain, errors, depth + 1, files)
     chain.append(path)
     return merge(base, own, errors)
 

@@ -22,8 +22,17 @@ class Game:
         return self.loaded.rules_sha256
 
 
-def load_game(path: str) -> Game:
-    """Raises errors.RuleError with every diagnostic of the first stage that failed."""
-    loaded = load(path)
+def load_game(path: str, files: dict | None = None, fuse: bool = True) -> Game:
+    """Raises errors.RuleError with every diagnostic of the first stage that failed.
+
+    `files` (path -> text) loads from those texts only, never from disk (recorded
+    rules); `fuse=False` compiles every statement to an op of its own, so a trace
+    can name each statement (see explain.py)."""
+    return build_game(load(path, files), fuse)
+
+
+def build_game(loaded: Loaded, fuse: bool = True) -> Game:
+    """check -> compile of loaded (maybe hand-merged) declarations."""
     model = check(loaded)
-    return Game(path=path, loaded=loaded, program=compile_game(model, path, loaded.sources), model=model)
+    program = compile_game(model, loaded.path, loaded.sources, fuse=fuse)
+    return Game(path=loaded.path, loaded=loaded, program=program, model=model)

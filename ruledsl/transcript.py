@@ -2,7 +2,8 @@
 
 Records, one compact JSON object a line, keys in the fixed order shown:
 
-    {"type":"header","format":1,"ruledsl":V,"game":PATH,"rules_sha256":H,"players":N,"seed":S,"agents":[...]}
+    {"type":"header","format":2,"ruledsl":V,"game":PATH,"rules_sha256":H,"players":N,"seed":S,"agents":[...]}
+    {"type":"rules","files":[{"path":P,"text":T},...]}
     {"type":"chance","step":K,"what":"roll 2d6","outcome":[3,4]}
     {"type":"decision","step":K,"seat":S,"decision":NAME,"choice":LABEL,"digest":D[,"secret":true]}
     {"type":"event","step":K,"kind":"say"|"reveal","text":T[,"to":S]}   or   "kind":"eliminate","seat":S
@@ -10,7 +11,12 @@ Records, one compact JSON object a line, keys in the fixed order shown:
 
 A decision's step counts decisions from 1; a chance or event record carries the
 number of decisions made before it (0 during setup). The digest is the state
-after the choice took effect. Replaying lives in replay.py (re-exported here).
+after the choice took effect. `rules_sha256` hashes what plays (the merged
+declarations, not comments or layout). The rules record, right after the header,
+holds the text of every file the rules were loaded from (base first), so a
+replay against edited rules can run the recorded rules beside the current ones
+and say exactly what differs. Format 1 transcripts (no rules record) still
+replay, with less to say about a divergence. Replaying lives in replay.py.
 """
 from __future__ import annotations
 
@@ -18,11 +24,13 @@ import json
 
 from . import __version__
 
-FORMAT = 1
+FORMAT = 2
+READABLE_FORMATS = (1, 2)
 
 REQUIRED = {
     "header": {"format": int, "ruledsl": str, "game": str, "rules_sha256": str, "players": int,
                "seed": int, "agents": list},
+    "rules": {"files": list},
     "decision": {"step": int, "seat": int, "decision": str, "choice": str, "digest": str},
     "chance": {"step": int, "what": str, "outcome": list},
     "event": {"step": int, "kind": str},
@@ -46,6 +54,16 @@ def dumps(record: dict) -> str:
 def header_record(game, players: int, seed: int, agents: list) -> dict:
     return {"type": "header", "format": FORMAT, "ruledsl": __version__, "game": game.path,
             "rules_sha256": game.rules_sha256, "players": players, "seed": seed, "agents": list(agents)}
+
+
+def rules_record(game) -> dict:
+    return {"type": "rules", "files": [{"path": path, "text": text} for path, text in game.loaded.files()]}
+
+
+def recorded_files(records: list) -> dict | None:
+    """path -> text of the rules a transcript recorded, or None (format 1)."""
+    rules = next((r for r in records if r["type"] == "rules"), None)
+    return None if rules is None else {f["path"]: f["text"] for f in rules["files"]}
 
 
 def result_record(result, steps: int) -> dict:
@@ -87,6 +105,7 @@ class TranscriptWriter:
 
     def header(self, game, players: int, seed: int, agents: list):
         self.write(header_record(game, players, seed, agents))
+        self.write(rules_record(game))
 
     def decision(self, machine, label: str):
         """Applies a choice by label and records it; returns the Refusal of an illegal one."""
@@ -183,8 +202,11 @@ def check_order(line_no: int, record: dict, before: list, state: dict):
     kind = record["type"]
     if (kind == "header") != (not before):
         raise TranscriptError(line_no, "the header must be the first record, and only the first")
-    if kind == "header" and record["format"] != FORMAT:
-        raise TranscriptError(line_no, f"transcript format {record['format']}; this ruledsl reads format {FORMAT}")
+    if kind == "header" and record["format"] not in READABLE_FORMATS:
+        raise TranscriptError(line_no, f"transcript format {record['format']}; this ruledsl reads formats "
+                                       f"{', '.join(map(str, READABLE_FORMATS))}")
+    if kind == "rules":
+        _check_rules(line_no, record, before)
     if state["ended"]:
         raise TranscriptError(line_no, "a record after the result record")
     if kind == "decision":
@@ -202,12 +224,11 @@ def check_order(line_no: int, record: dict, before: list, state: dict):
                                            f"{state['decisions']} decisions")
 
 
-REPLAY_NAMES = ("Divergence", "ReplayChance", "ReplayError", "ReplayReport", "replay")
-
-
-def __getattr__(name):
-    """`transcript.replay` and friends, from replay.py (imported late: it imports this module)."""
-    if name in REPLAY_NAMES:
-        from . import replay as replay_module
-        return getattr(replay_module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def _check_rules(line_no: int, record: dict, before: list):
+    if len(before) != 1:
+        raise TranscriptError(line_no, "the rules record must come right after the header")
+    for f in record["files"]:
+        if not (isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("text"), str)):
+            raise TranscriptError(line_no, 'rules record: each file must be {"path": str, "text": str}')
+    if not record["files"]:
+        raise TranscriptError(line_no, "rules record: no files")

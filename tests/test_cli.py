@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -189,7 +190,9 @@ def test_replay_divergence_after_editing_a_copy_of_the_game(game_copy, tmp_path)
     assert "note: the rules in dice_race.game differ from the ones recorded" in result.stdout
     message = result.stderr.strip()
     assert message.startswith("diverged at step ")
-    assert "the state differs from the recording (rule at dice_race.game:" in message
+    assert "the state differs from the recording" in message
+    assert re.search(r"^  seat \d pos: recorded \d+, now \d+$", message, re.M)
+    assert "rule change responsible: dice_race.game:18: p.pos += r + 3   (recorded: p.pos += r + 2)" in message
 
 
 def test_replay_corrupt_transcripts_name_the_line(games_dir, tmp_path):
@@ -212,7 +215,7 @@ def test_replay_corrupt_transcripts_name_the_line(games_dir, tmp_path):
 
 def test_replay_as_seat_hides_another_seats_secret_choice(games_dir, tmp_path):
     record = recorded(tmp_path, "secret_bid.game", "--seed", 3)
-    first = read_transcript(str(record))[2]
+    first = read_transcript(str(record))[3]
     assert first["seat"] == 0 and first["secret"] is True
     as_one = run("replay", record, "--as-seat", 1)
     assert as_one.exit_code == 0

@@ -9,8 +9,8 @@ from helpers import record_game
 from ruledsl import __version__
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
-from ruledsl.transcript import (Divergence, ReplayChance, ReplayError, TranscriptError, TranscriptWriter,
-                                parse_lines, read_transcript, replay)
+from ruledsl.replay import Divergence, ReplayChance, ReplayError, replay
+from ruledsl.transcript import TranscriptError, TranscriptWriter, parse_lines, read_transcript
 
 
 def records_of(text: str) -> list:
@@ -30,14 +30,17 @@ def test_record_format(games_dir):
     machine, text = record_game("secret_bid.game", 2, seed=3)
     lines = text.splitlines()
     game = load_game("secret_bid.game")
-    assert lines[0] == ('{"type":"header","format":1,"ruledsl":"%s","game":"secret_bid.game",'
+    assert lines[0] == ('{"type":"header","format":2,"ruledsl":"%s","game":"secret_bid.game",'
                         '"rules_sha256":"%s","players":2,"seed":3,"agents":["random","random"]}'
                         % (__version__, game.rules_sha256))
-    setup_shuffle = json.loads(lines[1])
+    rules = json.loads(lines[1])
+    with open("secret_bid.game", encoding="utf-8") as fh:
+        assert rules == {"type": "rules", "files": [{"path": "secret_bid.game", "text": fh.read()}]}
+    setup_shuffle = json.loads(lines[2])
     assert list(setup_shuffle) == ["type", "step", "what", "outcome"]
     assert setup_shuffle["step"] == 0 and setup_shuffle["what"] == "shuffle deck"
     assert sorted(setup_shuffle["outcome"]) == [0, 1, 2, 3, 4, 5]
-    decision = json.loads(lines[2])
+    decision = json.loads(lines[3])
     assert list(decision) == ["type", "step", "seat", "decision", "choice", "digest", "secret"]
     assert decision["step"] == 1 and decision["decision"] == "bid" and decision["secret"] is True
     result = json.loads(lines[-1])
@@ -94,7 +97,7 @@ def test_interrupted_game_leaves_a_readable_prefix(games_dir, tmp_path):
             writer.decision(machine, machine.pending.labels[0])
         # the process dies here: no result record, file not closed by us
         records = read_transcript(str(path))
-    assert [r["type"] for r in records][:3] == ["header", "chance", "decision"]
+    assert [r["type"] for r in records][:4] == ["header", "rules", "chance", "decision"]
     assert [r["step"] for r in records if r["type"] == "decision"] == [1, 2, 3]
     report = replay(game, records)
     assert report.result is None and report.steps == 3
@@ -200,9 +203,9 @@ def test_replay_as_seat_seals_other_seats_secret_choices(games_dir):
     records = records_of(text)
     report = replay(load_game("secret_bid.game"), records, as_seat=1)
     first_two = [line for line in report.lines if line.startswith("[")][:2]
-    choice_1 = records[2]["choice"]
+    choice_1 = records[3]["choice"]
     assert first_two[0] == "[1] seat 0 chose (sealed) for bid"
-    assert first_two[1] == f'[2] seat 1 chose "{records[3]["choice"]}" for bid (secret)'
+    assert first_two[1] == f'[2] seat 1 chose "{records[4]["choice"]}" for bid (secret)'
     assert f'"{choice_1}"' not in first_two[0]
     everyone = replay(load_game("secret_bid.game"), records).lines
     assert f'[1] seat 0 chose "{choice_1}" for bid (secret)' in everyone
@@ -223,9 +226,12 @@ def test_divergence_when_an_edited_rule_changes_the_state(game_copy):
     game = load_game(name)
     with pytest.raises(Divergence) as info:
         replay(game, records_of(text))
-    choice = records_of(text)[2]["choice"]
-    assert str(info.value) == (f'diverged at step 1: after seat 0 chose "{choice}" for bid the state differs '
-                               f"from the recording (rule at {name}:20)")
+    choice = records_of(text)[3]["choice"]
+    assert str(info.value).splitlines() == [
+        f'diverged at step 1: after seat 0 chose "{choice}" for bid the state differs from the recording',
+        "  seat 0 last_bid: recorded 1, now 2",
+        f"  first differing value: seat 0 last_bid, written by {name}:21",
+        f"  rule change responsible: {name}:21: p.last_bid = c.value + 1   (recorded: p.last_bid = c.value)"]
 
 
 def test_divergence_when_the_recorded_choice_is_no_longer_allowed(game_copy):
@@ -236,8 +242,12 @@ def test_divergence_when_the_recorded_choice_is_no_longer_allowed(game_copy):
     edit(name, "speed == dash", "speed == sprint")
     with pytest.raises(Divergence) as info:
         replay(load_game(name), records_of(text))
-    assert str(info.value) == ('diverged at step 1: seat 0 chose "dash" for pace, which the current rules do not '
-                               f'allow there (allowed: "steady", "sprint") (rule at {name}:15)')
+    assert str(info.value).splitlines() == [
+        'diverged at step 1: seat 0 chose "dash" for pace, which the current rules do not '
+        f'allow there (allowed: "steady", "sprint") (rule at {name}:15)',
+        "  rule changes (no one of them alone diverges here; together they do):",
+        f"    {name}:5: enum pace {{ steady sprint }}   (recorded: enum pace {{ steady dash }})",
+        f"    {name}:17: if speed == sprint and p.stamina > 0 {{   (recorded: if speed == dash and p.stamina > 0 {{)"]
 
 
 def test_divergence_when_the_rules_ask_for_other_chance(game_copy):
@@ -246,8 +256,10 @@ def test_divergence_when_the_rules_ask_for_other_chance(game_copy):
     edit(name, "let r = roll 1d6", "let r = roll 2d6")
     with pytest.raises(Divergence) as info:
         replay(load_game(name), records_of(text))
-    assert str(info.value) == (f"diverged at step 1: the current rules ask for a roll 2d6 (rule at {name}:16), "
-                               "but the recording has a roll 1d6 at step 1")
+    assert str(info.value).splitlines() == [
+        f"diverged at step 1: the current rules ask for a roll 2d6 (rule at {name}:16), "
+        "but the recording has a roll 1d6 at step 1",
+        f"  rule change responsible: {name}:16: let r = roll 2d6   (recorded: let r = roll 1d6)"]
 
 
 def test_divergence_when_the_game_ends_early_or_goes_on(game_copy):
@@ -266,10 +278,21 @@ def test_divergence_when_the_game_ends_early_or_goes_on(game_copy):
     assert f"(rule at {name}:" in str(info.value)
 
 
+def test_a_comment_or_layout_edit_is_no_change_of_the_rules(game_copy):
+    name = game_copy("dice_race.game")
+    _, text = record_game(name, 2, seed=6)
+    edit(name, "const GOAL = 15", "# a comment added\n\nconst GOAL = 15")
+    edit(name, "const GOAL = 15", "const   GOAL =   15   # the finish line")
+    report = replay(load_game(name), records_of(text))
+    assert report.result is not None
+    assert report.notes == []
+    assert records_of(text)[0]["rules_sha256"] == load_game(name).rules_sha256
+
+
 def test_replay_mentions_changed_rules_but_still_replays(game_copy):
     name = game_copy("dice_race.game")
     _, text = record_game(name, 2, seed=6)
-    edit(name, "# A dice race", "# A dice race (comment edited)")
+    edit(name, "const GOAL = 15", "const GOAL = 15\nconst UNUSED = 3")
     report = replay(load_game(name), records_of(text))
     assert report.result is not None
     assert "rules_sha256 differs" in report.notes[0]
@@ -282,8 +305,8 @@ def test_transcript_of_another_game_fails_clearly(games_dir):
                                           "is it a transcript of another game"):
         replay(load_game("divide.game"), records_of(bids))
     _, race = record_game("dice_race.game", 2, seed=3)
-    with pytest.raises(Divergence, match=r"^diverged at step 1: the recording has seat 0 chose .* for pace, but "
-                                         r"the current rules ask seat 0 to choose divisor.*another game\?\)$"):
+    with pytest.raises(Divergence, match=r"^diverged at step 0: after set-up, .* state differs from the recording "
+                                         r"\(is this a transcript of another game\?: it was recorded with 'Dice race'\)"):
         replay(load_game("divide.game"), records_of(race))
 
 

@@ -203,10 +203,7 @@ def _echo_lines(lines):
 @guarded
 def replay_command(transcript_path, game_path, as_seat):
     """Re-run a transcript against the current rules and report any divergence."""
-    try:
-        records = read_transcript(transcript_path)
-    except TranscriptError as err:
-        raise Failure(f"{transcript_path}: corrupt transcript: {err}") from None
+    records = read_records(transcript_path)
     if game_path is None:
         game_path = recorded_game_path(records[0]["game"], transcript_path)
         if not os.path.exists(game_path):
@@ -216,6 +213,13 @@ def replay_command(transcript_path, game_path, as_seat):
     report = replay(game, records, as_seat=as_seat, out=click.echo)
     if report.result is not None:
         click.echo(f"replay ok: all {report.steps} steps match")
+
+
+def read_records(transcript_path: str) -> list:
+    try:
+        return read_transcript(transcript_path)
+    except TranscriptError as err:
+        raise Failure(f"{transcript_path}: corrupt transcript: {err}") from None
 
 
 def recorded_game_path(recorded: str, transcript_path: str) -> str:

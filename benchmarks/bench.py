@@ -37,10 +37,18 @@ CLASSICS = {  # example file -> (OpenSpiel C++ name, OpenSpiel pure-Python name 
 
 # ------------------------------------------------------------------ the two loops
 class SharedChance(RandomChance):
-    """ruledsl's chance source drawing from the loop's one random.Random, like OpenSpiel's."""
+    """ruledsl's chance interface drawing from the loop's one random.Random, like OpenSpiel's."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+
+    def roll(self, count, sides, what):
+        return [self.rng.randint(1, sides) for _ in range(count)]
+
+    def shuffle(self, cards, what):
+        cards = list(cards)
+        self.rng.shuffle(cards)
+        return cards
 
 
 def ruledsl_playout(program, players: int, rng: random.Random) -> tuple:

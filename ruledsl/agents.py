@@ -11,9 +11,10 @@ driver can skip building it (simulations run many games).
 from __future__ import annotations
 
 import json
-import random
 
 import click
+
+from .streams import KeyedStreams
 
 
 class AgentError(Exception):
@@ -21,16 +22,18 @@ class AgentError(Exception):
 
 
 class RandomAgent:
-    """Picks uniformly at random; seeded per game seed and seat, so replays agree."""
+    """Picks uniformly at random, from a stream per game seed, seat and decision name
+    (streams.py): a decision added elsewhere by a rule change leaves this seat's other
+    picks as they were."""
 
     needs_view = False
 
     def __init__(self, seat: int, seed):
         self.seat = seat
-        self.rng = random.Random(f"agent:{seed}:{seat}")
+        self.streams = KeyedStreams(f"agent:{seed}:{seat}")
 
     def choose(self, view, decision) -> int:
-        return self.rng.randrange(len(decision.labels))
+        return self.streams.below(decision.name, len(decision.labels))
 
 
 class FirstAgent:

@@ -158,30 +158,55 @@ def follow(program, records, upto: int, before_last=None) -> Machine:
 
 
 # ---------------------------------------------------------------- checking
+class Reference:
+    """The recorded rules played beside the current ones: the expected state of a
+    transcript written without digests."""
+
+    def __init__(self, program, records):
+        self.chance = chance_of(records)
+        self.machine = self._fits(0, lambda: Machine(program, records[0]["players"], self.chance))
+        self.setup_digest = self.machine.w.digest()
+
+    def digest_after(self, record) -> str:
+        m, step = self.machine, record["step"]
+        if m.pending is None or m.pending.index_of(record["choice"]) is None:
+            raise ReplayError(f"step {step}: the transcript does not fit the rules it carries")
+        self.chance.step = step
+        self._fits(step, lambda: m.choose(record["choice"]))
+        return m.w.digest()
+
+    @staticmethod
+    def _fits(step, run):
+        try:
+            return run()
+        except Divergence as err:
+            raise ReplayError(f"step {step}: the transcript does not fit the rules it carries: {err}") from None
+
+
 @attrs.define
 class CheckedRun:
     machine: Machine
     steps: int
 
 
-def check_run(program, records, listener=None, writer=None, setup_digest: str | None = None) -> CheckedRun:
+def check_run(program, records, listener=None, writer=None, reference: Reference | None = None) -> CheckedRun:
     """Replays every recorded step, checking each; raises Divergence at the first misfit.
 
     `writer` (a TranscriptWriter listening to the machine) makes the choices so
-    their records are narrated; `setup_digest`, when known, is the state the
-    recorded rules had after set-up."""
+    their records are narrated; `reference`, the recorded rules played beside,
+    gives the expected state after set-up and wherever a record has no digest."""
     chance = chance_of(records)
     decisions = decisions_of(records)
     machine = Machine(program, records[0]["players"], chance, listener=listener)
-    if setup_digest is not None and machine.w.digest() != setup_digest:
+    if reference is not None and machine.w.digest() != reference.setup_digest:
         raise Divergence(0, "after set-up, before the first decision, the state differs from the recording")
     chance.check_used("before the first decision")
     for index, record in enumerate(decisions):
-        _check_decision(machine, writer, chance, record, decisions[index:])
+        _check_decision(machine, writer, chance, record, decisions[index:], reference)
     return CheckedRun(machine, len(decisions))
 
 
-def _check_decision(machine, writer, chance, record, recorded_from_here):
+def _check_decision(machine, writer, chance, record, recorded_from_here, reference):
     step, seat, name, label = record["step"], record["seat"], record["decision"], record["choice"]
     chosen = f"seat {seat} chose {quoted(label)} for {name}"
     if machine.result is not None:
@@ -198,7 +223,10 @@ def _check_decision(machine, writer, chance, record, recorded_from_here):
         writer.decision(machine, label)
     else:
         machine.choose(label)
-    if machine.w.digest() != record["digest"]:
+    expected = record.get("digest")
+    if expected is None and reference is not None:
+        expected = reference.digest_after(record)
+    if expected is not None and machine.w.digest() != expected:
         raise Divergence(step, f"after {chosen} the state differs from the recording")
     chance.check_used(f"after {chosen}")
 

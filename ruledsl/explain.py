@@ -20,7 +20,7 @@ import difflib
 import attrs
 
 from . import statediff
-from .divergence import STATE, Divergence, ReplayError, check_run, follow
+from .divergence import STATE, Divergence, Reference, ReplayError, check_run, follow
 from .errors import GameRuntimeError, RuleError
 from .load import Loaded, canonical
 from .pipeline import build_game
@@ -185,14 +185,14 @@ def _edit_lines(step, recorded, current, records) -> list:
     if not found:
         return []
     if len(found) == 1:
-        return ["rule change responsible: " + _edit_text(found[0], recorded, current)]
+        return ["rule change responsible: " + edit_text(found[0], recorded, current)]
     tried = found[:MAX_EDITS_TRIED]
     alone = [e for e in tried if _reproduces(e, step, recorded, current, records)]
     if alone:
         head = "rule change responsible: " if len(alone) == 1 else "rule changes responsible (each alone): "
-        return [head + _edit_text(alone[0], recorded, current)] + \
-            ["  and " + _edit_text(e, recorded, current) for e in alone[1:]]
-    shown = ["  " + _edit_text(e, recorded, current) for e in found[:SHOWN_EDITS]]
+        return [head + edit_text(alone[0], recorded, current)] + \
+            ["  and " + edit_text(e, recorded, current) for e in alone[1:]]
+    shown = ["  " + edit_text(e, recorded, current) for e in found[:SHOWN_EDITS]]
     if len(found) > SHOWN_EDITS:
         shown.append(f"  ... and {len(found) - SHOWN_EDITS} more")
     return ["rule changes (no one of them alone diverges here; together they do):"] + shown
@@ -207,7 +207,7 @@ def _reproduces(edit: Edit, step, recorded, current, records) -> bool:
     sources = {**recorded.loaded.sources, **current.loaded.sources}
     try:
         hybrid = build_game(Loaded(path=current.path, decls=decls, sources=sources, chain=current.loaded.chain))
-        check_run(hybrid.program, records, setup_digest=follow(recorded.program, records, 0).w.digest())
+        check_run(hybrid.program, records, reference=Reference(recorded.program, records))
     except RuleError:
         return False  # the edit does not stand alone (it needs another one)
     except Divergence as err:
@@ -217,7 +217,7 @@ def _reproduces(edit: Edit, step, recorded, current, records) -> bool:
     return False
 
 
-def _edit_text(edit: Edit, recorded, current) -> str:
+def edit_text(edit: Edit, recorded, current) -> str:
     if edit.current is None:
         span = edit.recorded.span
         return f"{edit.key} removed (recorded at {span.path}:{span.line})"

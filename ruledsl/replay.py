@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import attrs
 
-from .divergence import Divergence, ReplayChance, ReplayError, check_result, check_run, follow  # noqa: F401
+from .divergence import (Divergence, Reference, ReplayChance, ReplayError, check_result, check_run,  # noqa: F401
+                         follow)
 from .errors import RuleError
 from .explain import explain
 from .narrate import narrate
@@ -52,8 +53,8 @@ def replay(game, records, as_seat=None, out=None) -> ReplayReport:
     recorded = recorded_game(records) if notes else None
     writer = TranscriptWriter(on_record=show)
     try:
-        setup = None if recorded is None else follow(recorded.program, records, 0).w.digest()
-        run = check_run(game.program, records, listener=writer, writer=writer, setup_digest=setup)
+        reference = None if recorded is None else Reference(recorded.program, records)
+        run = check_run(game.program, records, listener=writer, writer=writer, reference=reference)
         result = next((r for r in records if r["type"] == "result"), None)
         if result is not None:
             check_result(run.machine, result)

@@ -7,11 +7,10 @@ codes, never crashes.
 """
 from __future__ import annotations
 
-import random
-
 import attrs
 
 from .errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
+from .streams import KeyedStreams
 
 MAX_DEPTH = 200
 PUSHED = "pushed"  # what an op returns after pushing a frame (calling a rule)
@@ -60,18 +59,20 @@ class Refusal:
 
 
 class RandomChance:
-    """The one seeded random source of a game; chance outcomes are reported."""
+    """The one seeded random source of a game's chance; outcomes are reported.
+
+    Keyed (streams.py): the n-th roll of 2d6 and the n-th shuffle of a zone are
+    fixed by the seed alone, whatever else the rules did before them."""
 
     def __init__(self, seed):
-        self.rng = random.Random(f"chance:{seed}")
+        self.rolls = KeyedStreams(f"chance:{seed}:roll")  # keyed by the dice, e.g. "2d6"
+        self.shuffles = KeyedStreams(f"chance:{seed}:shuffle")  # keyed by the zone
 
     def roll(self, count, sides, what):
-        return [self.rng.randint(1, sides) for _ in range(count)]
+        return self.rolls.dice(what, count, sides)
 
     def shuffle(self, cards, what):
-        cards = list(cards)
-        self.rng.shuffle(cards)
-        return cards
+        return self.shuffles.shuffled(what, cards)
 
 
 class Machine:

@@ -5,13 +5,15 @@ Records, one compact JSON object a line, keys in the fixed order shown:
     {"type":"header","format":2,"ruledsl":V,"game":PATH,"rules_sha256":H,"players":N,"seed":S,"agents":[...]}
     {"type":"rules","files":[{"path":P,"text":T},...]}
     {"type":"chance","step":K,"what":"roll 2d6","outcome":[3,4]}
-    {"type":"decision","step":K,"seat":S,"decision":NAME,"choice":LABEL,"digest":D[,"secret":true]}
+    {"type":"decision","step":K,"seat":S,"decision":NAME,"choice":LABEL[,"digest":D][,"secret":true]}
     {"type":"event","step":K,"kind":"say"|"reveal","text":T[,"to":S]}   or   "kind":"eliminate","seat":S
     {"type":"result","reason":R,"by_rule":B,"scores":[...],"ranking":[...],"winners":[...],"steps":K}
 
 A decision's step counts decisions from 1; a chance or event record carries the
 number of decisions made before it (0 during setup). The digest is the state
-after the choice took effect. `rules_sha256` hashes what plays (the merged
+after the choice took effect; a transcript written without digests (snapshots,
+which then change only where the game does) is checked against its recorded
+rules run beside the current ones instead. `rules_sha256` hashes what plays (the merged
 declarations, not comments or layout). The rules record, right after the header,
 holds the text of every file the rules were loaded from (base first), so a
 replay against edited rules can run the recorded rules beside the current ones
@@ -31,7 +33,7 @@ REQUIRED = {
     "header": {"format": int, "ruledsl": str, "game": str, "rules_sha256": str, "players": int,
                "seed": int, "agents": list},
     "rules": {"files": list},
-    "decision": {"step": int, "seat": int, "decision": str, "choice": str, "digest": str},
+    "decision": {"step": int, "seat": int, "decision": str, "choice": str},
     "chance": {"step": int, "what": str, "outcome": list},
     "event": {"step": int, "kind": str},
     "result": {"reason": str, "by_rule": bool, "scores": list, "ranking": list, "winners": list, "steps": int},
@@ -81,9 +83,10 @@ class TranscriptWriter:
     before its consequences.
     """
 
-    def __init__(self, out=None, on_record=None):
+    def __init__(self, out=None, on_record=None, digests: bool = True):
         self.out = out
         self.on_record = on_record
+        self.digests = digests  # without, a replay checks states against the recorded rules run beside
         self.step = 0
         self.held: list | None = None
 
@@ -118,7 +121,7 @@ class TranscriptWriter:
             machine.choose(label)
         finally:
             held, self.held = self.held, None
-            self.write(decision_record(self.step, d, label, machine.w.digest()))
+            self.write(decision_record(self.step, d, label, machine.w.digest() if self.digests else None))
             for record in held:
                 self.write(record)
         return None
@@ -140,9 +143,10 @@ def event_record(kind: str, data: dict, step: int) -> dict | None:
     return None  # 'end' is the result record's business
 
 
-def decision_record(step: int, decision, label: str, digest: str) -> dict:
-    record = {"type": "decision", "step": step, "seat": decision.seat, "decision": decision.name,
-              "choice": label, "digest": digest}
+def decision_record(step: int, decision, label: str, digest: str | None) -> dict:
+    record = {"type": "decision", "step": step, "seat": decision.seat, "decision": decision.name, "choice": label}
+    if digest is not None:
+        record["digest"] = digest
     if decision.secret:
         record["secret"] = True
     return record
@@ -189,6 +193,8 @@ def parse_line(line_no: int, line: str) -> dict:
             raise TranscriptError(line_no, f"{kind} record lacks the key '{key}'")
         if not _is(record[key], want):
             raise TranscriptError(line_no, f"{kind} record: '{key}' must be {want.__name__}")
+    if kind == "decision" and not isinstance(record.get("digest", ""), str):
+        raise TranscriptError(line_no, "decision record: 'digest' must be str")
     return record
 
 

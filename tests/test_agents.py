@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-import random
+from collections import Counter
 
+import attrs
 import click
 import pytest
 
@@ -10,6 +11,7 @@ from ruledsl.agents import (AgentError, FirstAgent, HumanAgent, RandomAgent, Scr
                             make_agent, parse_agent_spec, render_view)
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance, Refusal
+from ruledsl.streams import KeyedStreams
 
 
 def start(name: str, players: int = 2, seed: int = 3) -> Machine:
@@ -22,10 +24,33 @@ def test_random_agent_is_seeded_by_seed_and_seat():
     picks = [RandomAgent(1, 7).choose(None, decision) for _ in range(3)]
     agent = RandomAgent(1, 7)
     sequence = [agent.choose(None, decision) for _ in range(20)]
-    rng = random.Random("agent:7:1")
-    assert sequence == [rng.randrange(len(decision.labels)) for _ in range(20)]
+    again = RandomAgent(1, 7)
+    assert sequence == [again.choose(None, decision) for _ in range(20)]
+    assert sequence != [RandomAgent(0, 7).choose(None, decision) for _ in range(20)]
     assert picks == [sequence[0]] * 3
     assert len(set(sequence)) == 2  # both options of a two-way choice come up
+
+
+def test_random_picks_are_keyed_by_decision_so_an_added_decision_leaves_the_others():
+    decision = start("dice_race.game").pending  # "pace"
+    other = attrs.evolve(decision, name="stretch", labels=["a", "b", "c"])
+    plain, busy = RandomAgent(0, 5), RandomAgent(0, 5)
+    picks = []
+    for i in range(30):
+        if i % 3 == 0:
+            busy.choose(None, other)  # a decision the rules now ask in between
+        picks.append((plain.choose(None, decision), busy.choose(None, decision)))
+    assert all(a == b for a, b in picks)
+
+
+def test_keyed_streams_are_uniform_enough():
+    streams = KeyedStreams("chance:1")
+    counts = Counter(streams.below("k", 6) for _ in range(60_000))
+    chi2 = sum((c - 10_000) ** 2 / 10_000 for c in counts.values())
+    assert len(counts) == 6 and chi2 < 20.5  # chi-square, 5 degrees of freedom, p = 0.001
+    dice = Counter(x for _ in range(10_000) for x in streams.dice("roll 2d6", 2, 6))
+    assert sorted(dice) == [1, 2, 3, 4, 5, 6]
+    assert sum((c - 20_000 / 6) ** 2 / (20_000 / 6) for c in dice.values()) < 20.5
 
 
 def test_first_agent_takes_index_zero():

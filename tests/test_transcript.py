@@ -70,10 +70,20 @@ def test_events_carry_the_number_of_decisions_before_them(games_dir):
 
 
 def test_eliminations_are_events(games_dir):
-    _, text = record_game("dice_race.game", 3, seed=1)
-    events = [r for r in records_of(text) if r["type"] == "event"]
-    assert {"type": "event", "step": 17, "kind": "eliminate", "seat": 2} in events
-    assert {"type": "event", "step": 17, "kind": "say", "text": "seat 2 stumbles"} in events
+    for seed in range(1, 60):
+        machine, text = record_game("dice_race.game", 3, seed=seed)
+        records = records_of(text)
+        events = [r for r in records if r["type"] == "event" and r["kind"] == "eliminate"]
+        if events:
+            break
+    assert events, "no seed of 1..59 eliminates a runner"
+    event = events[0]
+    assert list(event) == ["type", "step", "kind", "seat"]
+    before = [r for r in records[:records.index(event)] if r["type"] == "decision"]
+    assert before[-1]["step"] == event["step"] and before[-1]["choice"] == "gamble"
+    assert before[-1]["seat"] == event["seat"] and not machine.w.alive[event["seat"]]
+    says = [r for r in records if r["type"] == "event" and r["kind"] == "say"]
+    assert {"type": "event", "step": event["step"], "kind": "say", "text": f"seat {event['seat']} stumbles"} in says
 
 
 def test_writer_returns_the_refusal_of_an_illegal_choice(games_dir):
@@ -116,8 +126,10 @@ def test_reader_names_the_bad_line(games_dir):
 
 
 @pytest.mark.parametrize("line, reason", [
-    ('{"type":"decision","step":1,"seat":0,"decision":"pace","choice":"dash"}',
-     "decision record lacks the key 'digest'"),
+    ('{"type":"decision","step":1,"seat":0,"decision":"pace","digest":"x"}',
+     "decision record lacks the key 'choice'"),
+    ('{"type":"decision","step":1,"seat":0,"decision":"pace","choice":"dash","digest":7}',
+     "decision record: 'digest' must be str"),
     ('{"type":"move","step":1}', "unknown record type 'move'"),
     ('[1,2]', "a record must be a JSON object"),
     ('{"type":"chance","step":"0","what":"roll 1d6","outcome":[1]}', "'step' must be int"),
@@ -184,15 +196,17 @@ def test_replay_round_trip(games_dir):
     report = replay(load_game("dice_race.game"), records_of(text))
     assert report.notes == []
     assert report.result["winners"] == machine.result.winners
-    assert report.steps == machine.steps == 21
-    assert report.lines[-3] == "game over after 21 steps: crossed the line"
+    assert report.steps == machine.steps > 3
+    assert report.lines[-3] == f"game over after {machine.steps} steps: {machine.result.reason}"
 
 
 def test_replay_of_a_game_stopped_by_the_step_limit(games_dir):
-    _, text = record_game("dice_race.game", 2, seed=2, max_steps=4)
+    machine, text = record_game("dice_race.game", 2, seed=2, max_steps=4)
     records = records_of(text)
+    scores = machine.result.scores
     assert records[-1] == {"type": "result", "reason": "step limit: 4 decisions", "by_rule": False,
-                           "scores": [8, 3], "ranking": [0, 1], "winners": [], "steps": 4}
+                           "scores": scores, "ranking": sorted([0, 1], key=lambda s: -scores[s]), "winners": [],
+                           "steps": 4}
     report = replay(load_game("dice_race.game"), records)
     assert report.result == records[-1] and report.steps == 4
     assert report.lines[-3] == "game over after 4 steps: step limit: 4 decisions (stopped, not by the rules)"
@@ -227,9 +241,10 @@ def test_divergence_when_an_edited_rule_changes_the_state(game_copy):
     with pytest.raises(Divergence) as info:
         replay(game, records_of(text))
     choice = records_of(text)[3]["choice"]
+    bid = int(choice)
     assert str(info.value).splitlines() == [
         f'diverged at step 1: after seat 0 chose "{choice}" for bid the state differs from the recording',
-        "  seat 0 last_bid: recorded 1, now 2",
+        f"  seat 0 last_bid: recorded {bid}, now {bid + 1}",
         f"  first differing value: seat 0 last_bid, written by {name}:21",
         f"  rule change responsible: {name}:21: p.last_bid = c.value + 1   (recorded: p.last_bid = c.value)"]
 

@@ -20,7 +20,7 @@ from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
 from .replay import Divergence, ReplayError, replay
 from .runtime import Machine, RandomChance
-from .simulate import limit_reason, simulate, simulate_file
+from .simulate import limit_reason, simulate_file, terminal_progress
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
 
 DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
@@ -242,24 +242,26 @@ def recorded_game_path(recorded: str, transcript_path: str) -> str:
               help="Processes to spread the games over (same results, less time).")
 @guarded
 def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
-    """Play many random games and summarize how they ended."""
+    """Play many random games and summarize how they ended.
+
+    Exit code 0 when every game ran to its end, 1 when a rule failed in any game
+    (the summary or JSON is printed first). Failed games are listed, the first 100
+    of them, with seed, error code, message and rule: on stderr, or in the JSON's
+    `error_list`; `ruledsl play GAME --players N --seed SEED` shows one again.
+    A progress bar shows on stderr when stderr is a terminal.
+    """
     game = load(game_path)
     n = player_count(game, players)
-    if jobs > 1:
-        summary = simulate_file(game_path, n, games, seed, max_steps, jobs)
-    elif not as_json and sys.stdout.isatty():
-        with click.progressbar(length=games, label="playing") as bar:
-            summary = simulate(game.program, n, games, seed, max_steps, progress=bar.update)
-    else:
-        summary = simulate(game.program, n, games, seed, max_steps)
+    with terminal_progress(games) as progress:
+        summary = simulate_file(game_path, n, games, seed, max_steps, jobs, progress, program=game.program)
     if as_json:
         click.echo(json.dumps(summary.as_json()))
-        return
-    for error_seed, err in summary.error_messages:
-        click.echo(f"game with seed {error_seed}: {runtime_error_text(err)}", err=True)
-    if summary.errors > len(summary.error_messages):
-        click.echo(f"... and {summary.errors - len(summary.error_messages)} more failed games", err=True)
-    _echo_lines(summary.text())
+    else:
+        for line in summary.error_lines():
+            click.echo(line, err=True)
+        _echo_lines(summary.text())
+    if summary.errors:
+        sys.exit(1)
 
 
 @main.command()

@@ -3,21 +3,31 @@
 Built for speed: no listener, no digests, no views. Game i of a run with seed S
 uses seed S + i, for chance and agents alike, so `play --seed S+i` with random
 agents replays exactly game i.
+
+Runs can be spread over processes (`run_blocks`): the seeds are cut into blocks,
+the blocks are played by a pool and their summaries merged in seed order, so the
+result is the one a single process gives. Everything that crosses a process
+boundary is plain data (`GameRecord`, `ErrorRecord`), never an exception object.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import shlex
 import statistics
+import sys
 import time
 from collections import Counter
 
 import attrs
+import click
 
 from .agents import RandomAgent
-from .errors import GameRuntimeError
+from .errors import GameRuntimeError, Span
 from .runtime import Machine, RandomChance
 
-MAX_ERRORS_KEPT = 3
+MAX_ERRORS_LISTED = 100  # failed games listed one by one; the rest are only counted
+BLOCKS_PER_JOB = 8  # seed blocks per process: finer blocks let the progress bar move
 
 
 def limit_reason(max_steps: int) -> str:
@@ -37,19 +47,67 @@ def playout(program, players: int, seed: int, max_steps: int | None = None):
     return machine.result, machine.steps
 
 
+def play_command(path: str, players: int, seed: int) -> str:
+    """The command that replays one game of a run, as typed in a shell."""
+    return f"ruledsl play {shlex.quote(path)} --players {players} --seed {seed}"
+
+
+@attrs.frozen
+class GameRecord:
+    """How one finished game went (kept only when a run asks for records)."""
+    seed: int
+    steps: int
+    reason: str
+    winners: tuple
+    scores: tuple
+
+
+@attrs.frozen
+class ErrorRecord:
+    """A game a rule failed in: the seed and the diagnostic, as plain data."""
+    seed: int
+    code: str
+    message: str
+    span: Span
+
+    @classmethod
+    def of(cls, seed: int, err: GameRuntimeError) -> "ErrorRecord":
+        d = err.diagnostic
+        return cls(seed, d.code, d.message, d.span)
+
+    def error(self) -> GameRuntimeError:
+        return GameRuntimeError(self.span, self.code, self.message)
+
+    def line(self) -> str:
+        """`game with seed S: path:line:col: runtime error: message [CODE]`"""
+        return f"game with seed {self.seed}: {self.error()}"
+
+    def as_json(self, path: str, players: int) -> dict:
+        return {"seed": self.seed, "code": self.code, "message": self.message,
+                "rule": f"{self.span.path}:{self.span.line}", "column": self.span.col,
+                "replay": play_command(path, players, self.seed)}
+
+
 @attrs.define
 class Summary:
     games: int = 0
     errors: int = 0
-    error_messages: list = attrs.Factory(list)  # (seed, GameRuntimeError), the first few
+    error_list: list = attrs.Factory(list)  # ErrorRecords, the first MAX_ERRORS_LISTED by seed
     ended: Counter = attrs.Factory(Counter)
     steps: list = attrs.Factory(list)
     wins: list = attrs.Factory(list)
     shared: int = 0  # games with more than one winner (a draw or a shared victory)
     no_winner: int = 0  # games nobody won (e.g. stopped by the step limit)
     seconds: float = 0.0
+    records: list | None = None  # a GameRecord per finished game, when asked for
+    path: str = ""  # the game file, for the replay commands of failed games
+    players: int = 0
 
-    def add(self, result, steps: int):
+    @classmethod
+    def empty(cls, players: int, path: str = "", keep_records: bool = False) -> "Summary":
+        return cls(wins=[0] * players, records=[] if keep_records else None, path=path, players=players)
+
+    def add(self, result, steps: int, seed: int = 0):
         self.games += 1
         self.ended[result.reason] += 1
         self.steps.append(steps)
@@ -59,29 +117,48 @@ class Summary:
             self.shared += 1
         elif not result.winners:
             self.no_winner += 1
+        if self.records is not None:
+            self.records.append(GameRecord(seed, steps, result.reason, tuple(result.winners),
+                                           tuple(result.scores)))
+
+    def add_error(self, seed: int, err: GameRuntimeError):
+        self.games += 1
+        self.errors += 1
+        if len(self.error_list) < MAX_ERRORS_LISTED:
+            self.error_list.append(ErrorRecord.of(seed, err))
 
     def merge(self, other: "Summary"):
         """Adds a later run's games (the games after this one's, by seed)."""
         self.games += other.games
         self.errors += other.errors
-        room = MAX_ERRORS_KEPT - len(self.error_messages)
-        self.error_messages += other.error_messages[:max(room, 0)]
+        room = MAX_ERRORS_LISTED - len(self.error_list)
+        self.error_list += other.error_list[:max(room, 0)]
         self.ended.update(other.ended)
         self.steps += other.steps
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.shared += other.shared
         self.no_winner += other.no_winner
+        if self.records is not None and other.records is not None:
+            self.records += other.records
 
-    def add_error(self, seed: int, err: GameRuntimeError):
-        self.games += 1
-        self.errors += 1
-        if len(self.error_messages) < MAX_ERRORS_KEPT:
-            self.error_messages.append((seed, err))
+    def errors_json(self) -> list:
+        return [e.as_json(self.path, self.players) for e in self.error_list]
+
+    def error_lines(self) -> list:
+        """One line per listed failed game, a count of the rest, and how to replay one."""
+        lines = [e.line() for e in self.error_list]
+        if self.errors > len(self.error_list):
+            lines.append(f"... and {self.errors - len(self.error_list)} more failed games")
+        if self.error_list:
+            lines.append("replay one with: " + play_command(self.path, self.players, self.error_list[0].seed))
+        return lines
 
     def as_json(self) -> dict:
         return {
             "games": self.games,
             "errors": self.errors,
+            "error_list": self.errors_json(),
+            "errors_not_listed": self.errors - len(self.error_list),
             "ended": dict(sorted(self.ended.items())),
             "steps_mean": round(statistics.fmean(self.steps), 3) if self.steps else None,
             "steps_median": statistics.median(self.steps) if self.steps else None,
@@ -104,9 +181,10 @@ class Summary:
 
 
 def simulate(program, players: int, games: int, seed: int, max_steps: int | None = None,
-             progress=None) -> Summary:
-    """Plays `games` random games; `progress(n)` (optional) is told of each finished one."""
-    summary = Summary(wins=[0] * players)
+             progress=None, summary: Summary | None = None) -> Summary:
+    """Plays `games` random games; `progress(n)` (optional) is told of each finished one.
+    The games are added to `summary` when one is given (e.g. one that keeps records)."""
+    summary = Summary.empty(players) if summary is None else summary
     start = time.perf_counter()
     for i in range(games):
         try:
@@ -114,34 +192,102 @@ def simulate(program, players: int, games: int, seed: int, max_steps: int | None
         except GameRuntimeError as err:
             summary.add_error(seed + i, err)
         else:
-            summary.add(result, steps)
+            summary.add(result, steps, seed + i)
         if progress is not None:
             progress(1)
     summary.seconds = time.perf_counter() - start
     return summary
 
 
-def simulate_file(path: str, players: int, games: int, seed: int, max_steps: int | None = None,
-                  jobs: int = 1) -> Summary:
-    """Like `simulate`, over `jobs` processes, each loading the game from `path` and
-    playing a contiguous block of seeds. The summary is the same as with one process
-    (games are merged in seed order); only `seconds` differs."""
+# ---------------------------------------------------------------- over processes
+@attrs.frozen
+class Block:
+    """A run of consecutive seeds of one game file."""
+    path: str
+    players: int
+    games: int
+    seed: int
+    max_steps: int | None
+    keep_records: bool = False
+
+
+def seed_blocks(path: str, players: int, games: int, seed: int, max_steps: int | None, jobs: int,
+                keep_records: bool = False) -> list:
+    """Cuts seeds seed..seed+games-1 into about BLOCKS_PER_JOB blocks per process."""
+    count = max(1, min(games, jobs * BLOCKS_PER_JOB)) if jobs > 1 else 1
+    sizes = [games // count + (1 if i < games % count else 0) for i in range(count)]
+    starts = [seed + sum(sizes[:i]) for i in range(count)]
+    return [Block(path, players, n, s, max_steps, keep_records) for n, s in zip(sizes, starts)]
+
+
+_WORKER_PROGRAMS: dict = {}  # in a pool process: game path -> program, loaded once per process
+
+
+def _load_program(path: str):
     from .pipeline import load_game
-    jobs = max(1, min(jobs, games))
+    return load_game(path).program
+
+
+def play_block(block: Block, program, progress=None) -> Summary:
+    summary = Summary.empty(block.players, block.path, block.keep_records)
+    return simulate(program, block.players, block.games, block.seed, block.max_steps, progress, summary)
+
+
+def _play_block_in_worker(block: Block) -> Summary:
+    if block.path not in _WORKER_PROGRAMS:
+        _WORKER_PROGRAMS[block.path] = _load_program(block.path)
+    return play_block(block, _WORKER_PROGRAMS[block.path])
+
+
+def run_blocks(blocks: list, jobs: int = 1, progress=None, programs: dict | None = None) -> list:
+    """Plays every block, over `jobs` processes; one Summary per block, in block order.
+    `programs` maps game paths to programs already loaded (used in this process only).
+    `progress(n)` is told of finished games: one by one in a single process, a block
+    at a time with several."""
+    jobs = max(1, min(jobs, len(blocks)))
     if jobs == 1:
-        return simulate(load_game(path).program, players, games, seed, max_steps)
-    sizes = [games // jobs + (1 if i < games % jobs else 0) for i in range(jobs)]
-    starts = [seed + sum(sizes[:i]) for i in range(jobs)]
-    begin = time.perf_counter()
+        programs = dict(programs or {})
+        parts = []
+        for block in blocks:
+            if block.path not in programs:
+                programs[block.path] = _load_program(block.path)
+            parts.append(play_block(block, programs[block.path], progress))
+        return parts
+    parts = []
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        parts = pool.starmap(_simulate_block, [(path, players, n, s, max_steps) for n, s in zip(sizes, starts)])
-    total = Summary(wins=[0] * players)
+        for part in pool.imap(_play_block_in_worker, blocks):  # in seed order, as blocks finish
+            parts.append(part)
+            if progress is not None:
+                progress(part.games)
+    return parts
+
+
+def merged(parts: list, players: int, path: str = "", keep_records: bool = False) -> Summary:
+    total = Summary.empty(players, path, keep_records)
     for part in parts:
         total.merge(part)
+    return total
+
+
+def simulate_file(path: str, players: int, games: int, seed: int, max_steps: int | None = None,
+                  jobs: int = 1, progress=None, program=None, keep_records: bool = False) -> Summary:
+    """Like `simulate`, over `jobs` processes, each loading the game from `path` (or
+    using `program`, already loaded, in this one). The summary is the same as with
+    one process (blocks are merged in seed order); only `seconds` differs."""
+    begin = time.perf_counter()
+    blocks = seed_blocks(path, players, games, seed, max_steps, jobs, keep_records)
+    programs = {path: program} if program is not None else None
+    total = merged(run_blocks(blocks, jobs, progress, programs), players, path, keep_records)
     total.seconds = time.perf_counter() - begin
     return total
 
 
-def _simulate_block(path, players, games, seed, max_steps):
-    from .pipeline import load_game
-    return simulate(load_game(path).program, players, games, seed, max_steps)
+@contextlib.contextmanager
+def terminal_progress(length: int, label: str = "playing"):
+    """A progress bar on stderr when stderr is a terminal (never in a pipe, a file or
+    a CI log); yields its `update(n)`, or None when there is no bar."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar.update

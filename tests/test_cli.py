@@ -244,8 +244,8 @@ def test_simulate_json(games_dir):
     result = run("simulate", "dice_race.game", "--players", 3, "--games", 40, "--seed", 2, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert list(data) == ["games", "errors", "ended", "steps_mean", "steps_median", "wins", "shared_wins",
-                          "no_winner", "seconds", "playouts_per_second"]
+    assert list(data) == ["games", "errors", "error_list", "errors_not_listed", "ended", "steps_mean",
+                          "steps_median", "wins", "shared_wins", "no_winner", "seconds", "playouts_per_second"]
     assert data["games"] == 40 and data["errors"] == 0
     assert sum(data["ended"].values()) == 40 and set(data["ended"]) <= {"crossed the line", "one runner left"}
     assert sum(data["wins"]) == 40 and len(data["wins"]) == 3
@@ -254,24 +254,31 @@ def test_simulate_json(games_dir):
         assert again[key] == data[key]
 
 
-def test_simulate_game_i_is_play_with_seed_s_plus_i(games_dir):
-    one = json.loads(run("simulate", "dice_race.game", "-n", 3, "--games", 1, "--seed", 2, "--json").stdout)
-    assert one["steps_mean"] == 21 and one["wins"] == [1, 0, 0]
-    assert one["ended"] == {"crossed the line": 1}
+def test_simulate_game_i_is_play_with_seed_s_plus_i(games_dir, tmp_path):
+    for seed in (2, 3, 4):
+        one = json.loads(run("simulate", "dice_race.game", "-n", 3, "--games", 1, "--seed", seed, "--json").stdout)
+        assert run("play", "dice_race.game", "-n", 3, "--seed", seed, "--record", tmp_path / "t.jsonl").exit_code == 0
+        played = read_transcript(str(tmp_path / "t.jsonl"))[-1]
+        assert one["steps_mean"] == played["steps"] and one["ended"] == {played["reason"]: 1}
+        assert one["wins"] == [int(seat in played["winners"]) for seat in range(3)]
 
 
 def test_simulate_counts_runtime_errors(games_dir):
+    failing = [seed for seed in range(30) if run("play", "divide.game", "--seed", seed).exit_code == 1]
+    ok = 30 - len(failing)
+    assert failing and ok
     result = run("simulate", "divide.game", "--games", 30)
-    assert result.exit_code == 0
-    assert "games: 30 (errors: 12)" in result.stdout
-    assert "  divided: 18" in result.stdout
-    assert "wins by seat: seat 0: 0, seat 1: 18 (shared by several: 0, won by nobody: 0)" in result.stdout
+    assert result.exit_code == 1
+    assert f"games: 30 (errors: {len(failing)})" in result.stdout
+    assert f"  divided: {ok}" in result.stdout
+    assert f"wins by seat: seat 0: 0, seat 1: {ok} (shared by several: 0, won by nobody: 0)" in result.stdout
     assert "playouts/s" in result.stdout
-    errors = result.stderr.splitlines()
-    assert errors[0] == "game with seed 0: divide.game:7:19: runtime error: division by zero [R003]"
-    assert errors[-1] == "... and 9 more failed games"
+    assert result.stderr.splitlines() == [
+        *(f"game with seed {seed}: divide.game:7:19: runtime error: division by zero [R003]" for seed in failing),
+        f"replay one with: ruledsl play divide.game --players 2 --seed {failing[0]}"]
     as_json = json.loads(run("simulate", "divide.game", "--games", 30, "--json").stdout)
-    assert as_json["errors"] == 12 and as_json["ended"] == {"divided": 18}
+    assert as_json["errors"] == len(failing) and as_json["ended"] == {"divided": ok}
+    assert [e["seed"] for e in as_json["error_list"]] == failing and as_json["errors_not_listed"] == 0
 
 
 def test_simulate_over_two_processes_gives_the_same_summary(games_dir):
@@ -281,9 +288,10 @@ def test_simulate_over_two_processes_gives_the_same_summary(games_dir):
         one = json.loads(run("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json").stdout)
         two = json.loads(run("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json", "--jobs", 2).stdout)
         assert {k: v for k, v in two.items() if k not in timing} == {k: v for k, v in one.items() if k not in timing}
-    result = run("simulate", "divide.game", "--games", 30, "--jobs", 2)
-    assert result.stderr.splitlines()[0] == "game with seed 0: divide.game:7:19: runtime error: division by zero [R003]"
-    assert "games: 30 (errors: 12)" in result.stdout
+    one = run("simulate", "divide.game", "--games", 30)
+    two = run("simulate", "divide.game", "--games", 30, "--jobs", 2)
+    assert two.stderr == one.stderr and two.stderr.startswith("game with seed ")
+    assert two.stdout.splitlines()[:-1] == one.stdout.splitlines()[:-1]  # all but the time
 
 
 # ---------------------------------------------------------------- state

@@ -15,6 +15,7 @@ import click
 
 from . import __version__
 from .agents import AgentError, ask_agent, make_agent, parse_agent_spec
+from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
 from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
@@ -230,16 +231,21 @@ def recorded_game_path(recorded: str, transcript_path: str) -> str:
     return beside if os.path.exists(beside) else recorded
 
 
+def playout_options(command):
+    """--json, --max-steps and --jobs, as simulate and compare take them."""
+    command = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+                           help="Processes to spread the games over (same results, less time).")(command)
+    command = click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,
+                           help="Stop a game after this many decisions.")(command)
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)
+
+
 @main.command("simulate")
 @click.argument("game_path", metavar="GAME")
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game i uses seed SEED+i.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,
-              help="Stop a game after this many decisions.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes to spread the games over (same results, less time).")
+@playout_options
 @guarded
 def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
     """Play many random games and summarize how they ended.
@@ -261,6 +267,47 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
             click.echo(line, err=True)
         _echo_lines(summary.text())
     if summary.errors:
+        sys.exit(1)
+
+
+@main.command("compare")
+@click.argument("path_a", metavar="A")
+@click.argument("path_b", metavar="B")
+@click.option("--players", "-n", type=int, help="Number of players (default: the smallest count both games take).")
+@click.option("--games", "-g", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games played on each of A and B.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="A's game i uses seed SEED+i.")
+@click.option("--seed-b", type=int, help="B's game i uses seed SEED_B+i (default: the same seeds as A).")
+@playout_options
+@guarded
+def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_steps, jobs):
+    """Play the same seeds on games A and B (e.g. a base game and a house-rule
+    variant) and report, metric by metric, A, B, B - A, a test and a verdict.
+
+    Win rates, shared wins and games without a winner: Fisher's exact test; scores
+    and game length: Mann-Whitney U; end reasons: chi-square. p values are
+    adjusted with Holm's method over all the metrics of the report, and a metric
+    is flagged (*) when its adjusted p is below 0.05 (** below 0.01).
+
+    Exit code 0, or 1 when a rule failed in any game of A or B (the report is
+    printed first; failed games are listed as `simulate` lists them). A progress
+    bar shows on stderr when stderr is a terminal.
+    """
+    game_a, game_b = load(path_a), load(path_b)
+    if players is None:
+        players = max(game_a.program.min_players, game_b.program.min_players)
+    n = player_count(game_a, players)
+    player_count(game_b, n)
+    programs = {path_a: game_a.program, path_b: game_b.program}
+    with terminal_progress(2 * games) as progress:
+        report = compare_files(path_a, path_b, n, games, seed, seed_b, max_steps, jobs, progress, programs)
+    if as_json:
+        click.echo(json.dumps(report.as_json()))
+    else:
+        for line in report.a.error_lines() + report.b.error_lines():
+            click.echo(line, err=True)
+        _echo_lines(report.text())
+    if report.errors:
         sys.exit(1)
 
 

@@ -19,7 +19,7 @@ from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
 from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
-from .replay import Divergence, ReplayError, replay
+from .replay import Divergence, ReplayError, follow, recorded_game, replay
 from .runtime import Machine, RandomChance
 from .simulate import limit_reason, simulate_file, terminal_progress
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
@@ -312,31 +312,67 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
 
 
 @main.command()
-@click.argument("game_path", metavar="GAME")
+@click.argument("game_path", metavar="[GAME]", required=False)
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random decisions to make first.")
+@click.option("--transcript", "-t", "transcript_path", type=click.Path(dir_okay=False),
+              help="Show a recorded game instead, at --step (under the recorded rules, or GAME's if given).")
+@click.option("--step", type=click.IntRange(min=0), help="With --transcript: after this many recorded decisions.")
+@click.option("--game", "game_option", help="With --transcript: the rules to follow it under (as GAME).")
+@click.option("--as-seat", type=int, help="Show only what this seat sees.")
 @guarded
-def state(game_path, players, seed, steps):
-    """Print the full state as JSON, after setup or after some random steps."""
-    game = load(game_path)
-    n = player_count(game, players)
-    agents, _ = build_agents((), n, seed)
-    machine = Machine(game.program, n, RandomChance(seed))
-    while machine.pending is not None and machine.steps < steps:
-        index = ask_agent(agents[machine.pending.seat], machine)
-        machine.choose_index(index)
-    click.echo(json.dumps(state_json(game, machine, n, seed), indent=2, ensure_ascii=False))
+def state(game_path, players, seed, steps, transcript_path, step, game_option, as_seat):
+    """Print the state as JSON: after setup or some random steps, or at a step of a transcript."""
+    game_path = game_path or game_option
+    if transcript_path is not None:
+        game, machine, records = recorded_state(transcript_path, game_path, step)
+        n, seed = records[0]["players"], records[0]["seed"]
+    else:
+        if game_path is None:
+            raise Failure("error: give a GAME, or a recorded game with --transcript FILE --step K")
+        game = load(game_path)
+        n = player_count(game, players)
+        agents, _ = build_agents((), n, seed)
+        machine = Machine(game.program, n, RandomChance(seed))
+        while machine.pending is not None and machine.steps < steps:
+            index = ask_agent(agents[machine.pending.seat], machine)
+            machine.choose_index(index)
+    if as_seat is not None and not 0 <= as_seat < n:
+        raise Failure(f"error: --as-seat {as_seat}: the game has seats 0..{n - 1}")
+    click.echo(json.dumps(state_json(game, machine, n, seed, as_seat), indent=2, ensure_ascii=False))
 
 
-def state_json(game, machine, players: int, seed: int) -> dict:
+def recorded_state(transcript_path: str, game_path: str | None, step: int | None):
+    """(game, machine at `step`, records): the recorded choices followed under the recorded rules
+    (from the transcript), or under GAME's when given."""
+    records = read_records(transcript_path)
+    decisions = sum(1 for r in records if r["type"] == "decision")
+    if step is None:
+        raise Failure(f"error: --transcript needs --step K (0..{decisions})")
+    if step > decisions:
+        raise Failure(f"error: --step {step}: the transcript has steps 0..{decisions}")
+    if game_path is not None:
+        game = load(game_path)
+    else:
+        game = recorded_game(records) or load(recorded_game_path(records[0]["game"], transcript_path))
+    try:
+        machine = follow(game.program, records, step)
+    except (Divergence, ReplayError) as err:
+        raise Failure(f"error: {game.path} does not play this transcript up to step {step}: {err}") from None
+    return game, machine, records
+
+
+def state_json(game, machine, players: int, seed: int, as_seat: int | None = None) -> dict:
     d, r = machine.pending, machine.result
     pending = None if d is None else {
         "seat": d.seat, "decision": d.name, "kind": d.kind, "labels": list(d.labels),
         "secret": d.secret, "rule": d.span.where()}
+    if pending is not None and as_seat is not None and as_seat != d.seat:
+        pending = {"seat": d.seat, "decision": d.name}  # another seat's options are that seat's to see
     result = None if r is None else {
         "reason": r.reason, "by_rule": r.by_rule, "scores": r.scores, "ranking": r.ranking, "winners": r.winners}
     return {"game": game.path, "players": players, "seed": seed, "steps": machine.steps,
             "status": "over" if r is not None else "waiting", "pending": pending, "result": result,
-            "state": machine.w.snapshot()}
+            "state": machine.w.snapshot(as_seat)}

@@ -72,6 +72,18 @@ def give(m: Machine, seat: int, *card_labels):
         m.w.put(card(m, lab), ("hand", seat))
 
 
+def play_with(tmp_path, monkeypatch, game_path: str, players: int, want: str, seeds=range(1, 80), max_steps=None):
+    """The first seeded game whose transcript contains `want`: (narration, transcript, seed).
+
+    Tests look for a game with the property they need, not at one seed's outcome,
+    so they survive a change of the random streams."""
+    for seed in seeds:
+        narration, transcript = play_recorded(tmp_path, monkeypatch, game_path, players, seed, max_steps)
+        if want in transcript:
+            return narration, transcript, seed
+    raise AssertionError(f"no seed of {seeds} gives a {game_path} game with {want!r}")
+
+
 def play_recorded(tmp_path, monkeypatch, game_path: str, players: int, seed: int, max_steps=None):
     """`ruledsl play` with random agents from the repository root; returns (narration, transcript)."""
     monkeypatch.chdir(ROOT)

@@ -1,29 +1,19 @@
-"""Seeded MafiaDollar transcripts as snapshots: a rule edit shows up as a diff here.
+"""Mafia Dollar: replays of recorded games (as a seat, after a rule edit) and seat views.
 
-The shared tests come from tests/snapshot_suite.py; update snapshots with
-`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
+Its seeded snapshots are in tests/test_snapshots.py, with every other game's.
 """
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT
-from snapshot_suite import seeded_tests
+from scenario import ROOT, play_recorded, play_with
 
 GAME = "games/mafia_dollar.game"
-CASES = [  # (players, seed, max decisions or None for a whole game)
-    (2, 3, None),
-    (4, 1, 100),
-    (6, 2, 100),
-]
-
-play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
-    seeded_tests(GAME, CASES, whole=(2, 3), replayed=(3, 1), mark='End of the prohibition')
 
 
 def test_replay_as_a_seat_hides_offers_passes_and_returns_of_others(tmp_path, monkeypatch):
     """MD-04/MD-11: seen from seat 2, the cards other seats offer, give in return and
     pass to the left are sealed; its own are not. The full narration names them."""
-    play(tmp_path, monkeypatch, 3, 1, None)
+    play_recorded(tmp_path, monkeypatch, GAME, 3, 1)
     seat = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl"), "--as-seat", "2"])
     full = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl")])
     assert seat.exit_code == 0 and full.exit_code == 0
@@ -45,8 +35,7 @@ def test_replay_as_a_seat_hides_offers_passes_and_returns_of_others(tmp_path, mo
 
 def test_replay_diverges_after_a_rule_edit(tmp_path, monkeypatch):
     """A house rule without trades breaks a transcript that trades."""
-    _, transcript = play(tmp_path, monkeypatch, 2, 3, None)
-    assert '"decision":"offer a trade","choice":"offer a trade"' in transcript
+    play_with(tmp_path, monkeypatch, GAME, 2, '"decision":"offer a trade","choice":"offer a trade"')
     base = (ROOT / GAME).read_text()
     edited = base.replace('may q "offer a trade" if size(hand[q]) > 0', 'may q "offer a trade" if false')
     assert edited != base

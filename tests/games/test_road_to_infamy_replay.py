@@ -1,29 +1,19 @@
-"""Seeded Road to Infamy transcripts as snapshots: a rule edit shows up as a diff here.
+"""Road To Infamy: replays of recorded games (as a seat, after a rule edit) and seat views.
 
-The shared tests come from tests/snapshot_suite.py; update snapshots with
-`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
+Its seeded snapshots are in tests/test_snapshots.py, with every other game's.
 """
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT
-from snapshot_suite import seeded_tests
+from scenario import ROOT, play_recorded, play_with
 
 GAME = "games/road_to_infamy.game"
-CASES = [  # (players, seed, max decisions or None for a whole game)
-    (2, 5, None),
-    (3, 1, 120),
-    (4, 2, 120),
-]
-
-play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
-    seeded_tests(GAME, CASES, whole=(2, 5), replayed=(3, 1), mark='the gangster deck ran out')
 
 
 def test_replay_as_a_seat_shows_other_bids_only_when_revealed(tmp_path, monkeypatch):
     """RI-04: seen from seat 1, seat 0's picks are sealed; its bid shows up only in
     the reveal that follows everyone's pick."""
-    play(tmp_path, monkeypatch, 3, 1, None)
+    play_recorded(tmp_path, monkeypatch, GAME, 3, 1)
     result = CliRunner().invoke(main, ["replay", str(tmp_path / "game.jsonl"), "--as-seat", "1"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -45,8 +35,7 @@ def test_replay_as_a_seat_shows_other_bids_only_when_revealed(tmp_path, monkeypa
 
 def test_replay_diverges_after_a_rule_edit(tmp_path, monkeypatch):
     """A house rule without laundering breaks a transcript that launders."""
-    _, transcript = play(tmp_path, monkeypatch, 2, 5, None)
-    assert '"decision":"launder","choice":"launder"' in transcript
+    play_with(tmp_path, monkeypatch, GAME, 2, '"decision":"launder","choice":"launder"')
     base = (ROOT / GAME).read_text()
     edited = base.replace('may p "launder" if size(hand[p]) > 0', 'may p "launder" if false')
     assert edited != base

@@ -1,29 +1,18 @@
-"""Seeded Mafialand transcripts as snapshots: a rule edit shows up as a diff here.
+"""Mafialand: replays of recorded games (as a seat, after a rule edit) and seat views.
 
-The shared tests come from tests/snapshot_suite.py; update snapshots with
-`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
+Its seeded snapshots are in tests/test_snapshots.py, with every other game's.
 """
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT
-from snapshot_suite import seeded_tests
+from scenario import ROOT, play_with
 
 GAME = "games/mafialand.game"
-CASES = [  # (players, seed, max decisions or None for a whole game)
-    (2, 11, None),
-    (3, 1, 80),
-    (4, 2, 80),
-]
-
-play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
-    seeded_tests(GAME, CASES, whole=(2, 11), replayed=(2, 11))
 
 
 def test_replay_diverges_after_a_rule_edit(tmp_path, monkeypatch):
     """A house rule capping casino bets at 2 bags breaks a transcript with a bet of 3."""
-    _, transcript = play(tmp_path, monkeypatch, 2, 11, None)
-    assert '"decision":"bags to gamble","choice":"3"' in transcript
+    _, transcript, _ = play_with(tmp_path, monkeypatch, GAME, 2, '"decision":"bags to gamble","choice":"3"')
     base = (ROOT / "games/mafialand.game").read_text()
     edited = base.replace("choose n from 1..min(3, p.stash)", "choose n from 1..min(2, p.stash)")
     assert edited != base

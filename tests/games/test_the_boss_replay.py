@@ -1,7 +1,6 @@
-"""Seeded The Boss transcripts as snapshots: a rule edit shows up as a diff here.
+"""The Boss: replays of recorded games (as a seat, after a rule edit) and seat views.
 
-The shared tests come from tests/snapshot_suite.py; update snapshots with
-`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
+Its seeded snapshots are in tests/test_snapshots.py, with every other game's.
 """
 import json
 
@@ -9,17 +8,8 @@ import json
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
 from scenario import ROOT
-from snapshot_suite import seeded_tests
 
 GAME = "games/the_boss.game"
-CASES = [  # (players, seed, max decisions or None for a whole game)
-    (2, 5, None),
-    (3, 1, 90),
-    (4, 2, 90),
-]
-
-play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
-    seeded_tests(GAME, CASES, whole=(2, 5), replayed=(3, 1))
 
 
 def test_seat_view_hides_rewards_and_hand_values_but_shows_colours(snapshot):

@@ -1,7 +1,6 @@
-"""Seeded Bada Bing transcripts as snapshots: a rule edit shows up as a diff here.
+"""Bada Bing: replays of recorded games (as a seat, after a rule edit) and seat views.
 
-The shared tests come from tests/snapshot_suite.py; update snapshots with
-`pytest --snapshot-update` and say in the commit message which rule change caused the diff.
+Its seeded snapshots are in tests/test_snapshots.py, with every other game's.
 """
 import json
 
@@ -10,24 +9,14 @@ from click.testing import CliRunner
 from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT
-from snapshot_suite import seeded_tests
+from scenario import ROOT, play_with
 
 GAME = "games/bada_bing.game"
-CASES = [  # (players, seed, max decisions or None for a whole game)
-    (2, 22, None),
-    (3, 6, 120),
-    (8, 2, 120),
-]
-
-play, test_seeded_transcript, test_seeded_narration_of_a_whole_game, test_replaying_a_seeded_game_succeeds = \
-    seeded_tests(GAME, CASES, whole=(2, 22), replayed=(2, 22), mark='announces the Overpass')
 
 
 def test_replay_diverges_after_a_rule_edit(tmp_path, monkeypatch):
     """A house rule with no Overpasses breaks a transcript where one was announced."""
-    _, transcript = play(tmp_path, monkeypatch, 2, 22, None)
-    assert '"decision":"use the Overpass","choice":"use the Overpass"' in transcript
+    play_with(tmp_path, monkeypatch, GAME, 2, '"decision":"use the Overpass","choice":"use the Overpass"')
     base = (ROOT / GAME).read_text()
     edited = base.replace('may p "use the Overpass" if p.at.pathway', 'may p "use the Overpass" if false')
     assert edited != base

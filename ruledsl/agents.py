@@ -24,7 +24,7 @@ class AgentError(Exception):
 class RandomAgent:
     """Picks uniformly at random, from a stream per game seed, seat and decision name
     (streams.py): a decision added elsewhere by a rule change leaves this seat's other
-    picks as they were."""
+    picks as they were, and so does an option added or removed beside the one picked."""
 
     needs_view = False
 
@@ -33,7 +33,7 @@ class RandomAgent:
         self.streams = KeyedStreams(f"agent:{seed}:{seat}")
 
     def choose(self, view, decision) -> int:
-        return self.streams.below(decision.name, len(decision.labels))
+        return self.streams.pick(decision.name, decision.labels)
 
 
 class FirstAgent:

@@ -67,12 +67,16 @@ class RandomChance:
     def __init__(self, seed):
         self.rolls = KeyedStreams(f"chance:{seed}:roll")  # keyed by the dice, e.g. "2d6"
         self.shuffles = KeyedStreams(f"chance:{seed}:shuffle")  # keyed by the zone
+        self.cards: list = []
+
+    def attach(self, machine):
+        self.cards = machine.program.cards  # a shuffle orders cards by their labels' hashes
 
     def roll(self, count, sides, what):
         return self.rolls.dice(what, count, sides)
 
     def shuffle(self, cards, what):
-        return self.shuffles.shuffled(what, cards)
+        return self.shuffles.order(what, cards, [self.cards[c].label for c in cards])
 
 
 class Machine:

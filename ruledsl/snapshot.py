@@ -6,11 +6,13 @@ without state digests, with the rules it was played under. So a stored
 snapshot is also a golden game that `ruledsl replay` takes as it is.
 
 A snapshot matches when the game played now under the current rules is the
-stored one, record for record (the header's version and rules hash and the
-rules record aside: a comment-only edit changes nothing). When it does not,
-the message is the divergence explained as `ruledsl replay` explains it: the
-stored game is replayed under the current rules beside the stored rules, which
-names the step, the differing fields or choices, and the rule edit responsible.
+stored one, record for record (the header's version and the rules record
+aside), and, when the rules changed in what plays (not comments or layout),
+when replaying the stored game under the current rules beside the stored ones
+finds the same state at every step: so a change that moves no choice but
+changes the state (a bank's size) still fails. When it does not match, the
+message is the divergence explained as `ruledsl replay` explains it: the step,
+the differing fields or choices, and the rule edit responsible.
 
 Random streams are keyed (streams.py), so a small rule change changes the
 stored games only where they really play differently.
@@ -82,16 +84,17 @@ def why_not_the_same(new_text: str, stored_text: str) -> list:
         stored = parse_lines(str(stored_text).split("\n"))
     except TranscriptError as err:
         return [f"the stored snapshot is not a readable transcript: {err}"]
-    if _plays(new) == _plays(stored):
+    same_game = _plays(new) == _plays(stored)
+    if same_game and new[0]["rules_sha256"] == stored[0]["rules_sha256"]:
         return []
     current = recorded_game(new)  # the current rules, from the new transcript: no disk read
     try:
-        replay(current, stored)
+        replay(current, stored)  # with the stored rules beside: every state is compared
     except Divergence as err:
         return _clip(str(err).splitlines())
     except (ReplayError, RuleError, GameRuntimeError) as err:
         return _clip(str(err).splitlines())
-    return _clip(_other_picks(new, stored, current))
+    return [] if same_game else _clip(_other_picks(new, stored, current))
 
 
 def _plays(records) -> list:

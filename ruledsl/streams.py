@@ -33,6 +33,10 @@ def key_number(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
+_NUMBERS: dict = {}  # option label -> key_number, for `pick`'s inner loop
+MAX_NUMBERS = 100_000
+
+
 class KeyedStreams:
     """One seed's streams: `draw(key)` gives the next 64-bit number of that key's stream.
 
@@ -63,3 +67,38 @@ class KeyedStreams:
         items = list(items)
         random.Random(self.draw(key)).shuffle(items)
         return items
+
+    def pick(self, key: str, names) -> int:
+        """The index of one of `names`, uniformly: the one whose hash under this draw is least.
+
+        Consistent: if the rules add or remove other names, the same one is picked
+        as long as it is still there (and no added one hashes lower)."""
+        x = self.draw(key)
+        numbers = _NUMBERS
+        best, best_i = MASK + 1, 0
+        for i, name in enumerate(names):
+            k = numbers.get(name)
+            if k is None:
+                if len(numbers) > MAX_NUMBERS:
+                    numbers.clear()  # a game with endless distinct labels: keep memory bounded
+                k = numbers[name] = key_number(name)
+            h = ((x ^ k) + GAMMA) & MASK  # splitmix64, inlined: this loop is the random agent's cost
+            h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & MASK
+            h ^= h >> 31
+            if h < best:
+                best, best_i = h, i
+        return best_i
+
+    def order(self, key: str, items, names) -> list:
+        """`items` in a uniformly random order: sorted by the hash of each one's name under
+        this draw (copies of one name told apart by their rank), so cards added to or
+        taken from a deck leave the others' order alone."""
+        x = self.draw(key)
+        seen: dict = {}
+        keyed = []
+        for item, name in zip(items, names):
+            k = seen[name] = seen.get(name, -1) + 1
+            keyed.append((splitmix64(x ^ key_number(name) ^ splitmix64(k)), item))
+        keyed.sort(key=lambda pair: pair[0])
+        return [item for _, item in keyed]

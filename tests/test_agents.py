@@ -43,11 +43,33 @@ def test_random_picks_are_keyed_by_decision_so_an_added_decision_leaves_the_othe
     assert all(a == b for a, b in picks)
 
 
+def test_a_pick_survives_options_added_or_removed_beside_it():
+    decision = start("dice_race.game").pending
+    wide = attrs.evolve(decision, labels=["steady", "dash", "crawl", "sprint"])
+    kept = 0
+    for seed in range(200):
+        pick = decision.labels[RandomAgent(0, seed).choose(None, decision)]
+        wider = wide.labels[RandomAgent(0, seed).choose(None, wide)]
+        assert wider == pick or wider in ("crawl", "sprint")  # only a new option can take its place
+        kept += wider == pick
+    assert 70 < kept < 130  # about half: each of 4 options is the least hash with chance 1/4
+
+
+def test_a_shuffle_orders_cards_by_label_so_a_card_added_leaves_the_others_in_order():
+    deck = [f"card {i}" for i in range(30)]
+    a = KeyedStreams("chance:3").order("deck", deck, deck)
+    b = KeyedStreams("chance:3").order("deck", deck + ["joker"], deck + ["joker"])
+    assert sorted(a) == sorted(deck) and [c for c in b if c != "joker"] == a
+    assert a != deck and a != KeyedStreams("chance:4").order("deck", deck, deck)
+
+
 def test_keyed_streams_are_uniform_enough():
     streams = KeyedStreams("chance:1")
     counts = Counter(streams.below("k", 6) for _ in range(60_000))
     chi2 = sum((c - 10_000) ** 2 / 10_000 for c in counts.values())
     assert len(counts) == 6 and chi2 < 20.5  # chi-square, 5 degrees of freedom, p = 0.001
+    picks = Counter(streams.pick("k", ["a", "b", "c"]) for _ in range(30_000))
+    assert sum((c - 10_000) ** 2 / 10_000 for c in picks.values()) < 13.8  # 2 degrees of freedom, p = 0.001
     dice = Counter(x for _ in range(10_000) for x in streams.dice("roll 2d6", 2, 6))
     assert sorted(dice) == [1, 2, 3, 4, 5, 6]
     assert sum((c - 20_000 / 6) ** 2 / (20_000 / 6) for c in dice.values()) < 20.5

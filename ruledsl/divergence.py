@@ -201,12 +201,15 @@ def check_run(program, records, listener=None, writer=None, reference: Reference
     if reference is not None and machine.w.digest() != reference.setup_digest:
         raise Divergence(0, "after set-up, before the first decision, the state differs from the recording")
     chance.check_used("before the first decision")
+    result = next((r for r in records if r["type"] == "result"), None)
     for index, record in enumerate(decisions):
-        _check_decision(machine, writer, chance, record, decisions[index:], reference)
+        last = index == len(decisions) - 1
+        ends = last and result is not None and result["by_rule"]
+        _check_decision(machine, writer, chance, record, decisions[index:], reference, ends, last)
     return CheckedRun(machine, len(decisions))
 
 
-def _check_decision(machine, writer, chance, record, recorded_from_here, reference):
+def _check_decision(machine, writer, chance, record, recorded_from_here, reference, ends: bool, last: bool):
     step, seat, name, label = record["step"], record["seat"], record["decision"], record["choice"]
     chosen = f"seat {seat} chose {quoted(label)} for {name}"
     if machine.result is not None:
@@ -223,6 +226,14 @@ def _check_decision(machine, writer, chance, record, recorded_from_here, referen
         writer.decision(machine, label)
     else:
         machine.choose(label)
+    if ends and machine.result is None:
+        d = machine.pending
+        raise Divergence(step, f"after {chosen} the recorded game ends, but the current rules continue: "
+                               f"seat {d.seat} to choose {d.name} from {allowed(d.labels)} (rule at {where(d)})",
+                         kind=CONTINUES)
+    if not last and machine.result is not None:
+        raise Divergence(step, f"after {chosen} the current rules end the game ({machine.result.reason}), "
+                               "but the recording goes on", kind=ENDED)
     expected = record.get("digest")
     if expected is None and reference is not None:
         expected = reference.digest_after(record)

@@ -74,7 +74,7 @@ def ruledsl_replay(request, monkeypatch):
             except Exception as err:  # noqa: BLE001 - every failure is reported, none is a traceback
                 failures.append((path, _lines(err)))
         if failures:
-            pytest.fail(_message(game or "the recorded games", failures), pytrace=False)
+            pytest.fail(_message(pattern, failures), pytrace=False)
         return len(paths)
     return check
 

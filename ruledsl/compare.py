@@ -10,6 +10,14 @@ difference B - A, a two-sided test and a verdict:
   Mann-Whitney U test;
 - the distribution of end reasons: the chi-square test of the 2xK table.
 
+When both games are played on the same seeds (the default), game i of A and game
+i of B share their keyed random streams (streams.py) and stay alike until the
+rule change makes them differ; the rates and samples are then tested seed by
+seed instead: McNemar's exact test on the games where A and B disagree, and the
+Wilcoxon signed-rank test of the differences. Measured on Mafialand against a
+variant whose casino pays double (2 players, 200 games, seed 9): game length
+p = 0.019 unpaired (not flagged after Holm), 1.5e-16 paired.
+
 With many metrics tested at once, some would come out below 0.05 by chance, so
 the p values are adjusted with Holm's method over all the metrics tested in one
 report; a metric is flagged when its adjusted p is below ALPHA.
@@ -129,31 +137,49 @@ def compare_files(path_a: str, path_b: str, players: int, games: int, seed: int,
     parts = run_blocks(blocks_a + blocks_b, jobs, progress, programs)
     a = merged(parts[:len(blocks_a)], players, path_a, keep_records=True)
     b = merged(parts[len(blocks_a):], players, path_b, keep_records=True)
-    return Report(players, games, a, b, seed, seed_b, metrics(a.records, b.records, players))
+    paired = seed == seed_b
+    return Report(players, games, a, b, seed, seed_b, metrics(a.records, b.records, players, paired))
 
 
-def metrics(a: list, b: list, players: int) -> list:
-    """Every metric of two lists of GameRecords, with Holm-adjusted p values."""
+def metrics(a: list, b: list, players: int, paired: bool = False) -> list:
+    """Every metric of two lists of GameRecords, with Holm-adjusted p values.
+
+    `paired`: both were played on the same seeds, so game i of A and of B share
+    their random streams; the tests then compare the games seed by seed (McNemar,
+    Wilcoxon signed-rank), which sees a change the unpaired tests would need many
+    more games for."""
+    pairs = _pairs(a, b) if paired else None
     out = []
     for seat in range(players):
         out.append(rate_metric("win_rate", f"win rate seat {seat}", seat, a, b,
                                lambda r, s=seat: s in r.winners, f"B: seat {seat} wins more",
-                               f"B: seat {seat} wins less"))
+                               f"B: seat {seat} wins less", pairs))
     out.append(rate_metric("shared_wins", "shared wins (draws)", None, a, b, lambda r: len(r.winners) > 1,
-                           "B: more shared wins", "B: fewer shared wins"))
+                           "B: more shared wins", "B: fewer shared wins", pairs))
     out.append(rate_metric("no_winner", "no winner", None, a, b, lambda r: not r.winners,
-                           "B: more games without a winner", "B: fewer games without a winner"))
+                           "B: more games without a winner", "B: fewer games without a winner", pairs))
     for seat in range(players):
         out.append(sample_metric("score", f"score seat {seat}", seat, [r.scores[seat] for r in a],
                                  [r.scores[seat] for r in b], f"B: seat {seat} scores higher",
-                                 f"B: seat {seat} scores lower"))
+                                 f"B: seat {seat} scores lower",
+                                 _paired_values(pairs, lambda r, s=seat: r.scores[s])))
     length = sample_metric("length", "game length (decisions)", None, [r.steps for r in a], [r.steps for r in b],
-                           "B longer", "B shorter")
+                           "B longer", "B shorter", _paired_values(pairs, lambda r: r.steps))
     length.details = _quantile_rows([r.steps for r in a], [r.steps for r in b])
     out.append(length)
     out.append(reasons_metric([r.reason for r in a], [r.reason for r in b]))
     holm(out)
     return out
+
+
+def _pairs(a: list, b: list) -> list:
+    """(A's game, B's game) of every seed both finished."""
+    by_seed = {r.seed: r for r in a}
+    return [(by_seed[r.seed], r) for r in b if r.seed in by_seed]
+
+
+def _paired_values(pairs, value):
+    return None if pairs is None else [(value(x), value(y)) for x, y in pairs]
 
 
 def holm(metrics_: list):
@@ -173,18 +199,31 @@ def wilson(k: int, n: int) -> list:
     return [float(ci.low), float(ci.high)]
 
 
-def rate_metric(key, name, seat, a, b, counts, more: str, less: str) -> Metric:
-    """A share of games (e.g. won by seat 0): Fisher's exact test, Wilson intervals."""
+def rate_metric(key, name, seat, a, b, counts, more: str, less: str, pairs=None) -> Metric:
+    """A share of games (e.g. won by seat 0): Fisher's exact test, Wilson intervals;
+    on paired games McNemar's exact test (the games where A and B disagree)."""
     ka, kb = sum(1 for r in a if counts(r)), sum(1 for r in b if counts(r))
     na, nb = len(a), len(b)
     side_a, side_b = _rate_side(ka, na), _rate_side(kb, nb)
+    test = "Fisher exact" if pairs is None else "McNemar exact"
     if not na or not nb:
-        return Metric(key, name, seat, side_a, side_b, None, "Fisher exact", None, False)
-    from scipy.stats import fisher_exact
-    p = float(fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue)
+        return Metric(key, name, seat, side_a, side_b, None, test, None, False)
+    if pairs is None:
+        from scipy.stats import fisher_exact
+        p = float(fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue)
+    else:
+        p = _mcnemar(sum(1 for x, y in pairs if counts(y) and not counts(x)),
+                     sum(1 for x, y in pairs if counts(x) and not counts(y)))
     diff = kb / nb - ka / na
-    return Metric(key, name, seat, side_a, side_b, diff, "Fisher exact", min(p, 1.0), ka * nb == kb * na,
+    return Metric(key, name, seat, side_a, side_b, diff, test, min(p, 1.0), ka * nb == kb * na,
                   more if diff > 0 else less)
+
+
+def _mcnemar(b_only: int, a_only: int) -> float:
+    if b_only + a_only == 0:
+        return 1.0
+    from scipy.stats import binomtest
+    return float(binomtest(b_only, b_only + a_only, 0.5).pvalue)
 
 
 def _rate_side(k: int, n: int) -> dict:
@@ -195,14 +234,17 @@ def _rate_side(k: int, n: int) -> dict:
             "text": f"{100 * k / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"}
 
 
-def sample_metric(key, name, seat, a: list, b: list, higher: str, lower: str) -> Metric:
+def sample_metric(key, name, seat, a: list, b: list, higher: str, lower: str, pairs=None) -> Metric:
     """A number per game (a score, the length): the Mann-Whitney U test. The
-    direction comes from U: B is "higher" when P(B > A) + P(tie)/2 > 1/2."""
+    direction comes from U: B is "higher" when P(B > A) + P(tie)/2 > 1/2. On
+    paired games, the Wilcoxon signed-rank test of the differences seed by seed."""
     side_a, side_b = _sample_side(a, key), _sample_side(b, key)
     if not a or not b:
         return Metric(key, name, seat, side_a, side_b, None, "Mann-Whitney U", None, False)
     diff = statistics.fmean(b) - statistics.fmean(a)
     identical = sorted(a) == sorted(b)
+    if pairs is not None:
+        return _signed_rank_metric(key, name, seat, side_a, side_b, diff, identical, pairs, higher, lower)
     if len(set(a) | set(b)) == 1:  # one value in both: nothing to rank
         return Metric(key, name, seat, side_a, side_b, diff, "Mann-Whitney U", 1.0, True,
                       effect={"u": len(a) * len(b) / 2, "p_b_greater": 0.5})
@@ -212,6 +254,20 @@ def sample_metric(key, name, seat, a: list, b: list, higher: str, lower: str) ->
     return Metric(key, name, seat, side_a, side_b, diff, "Mann-Whitney U", min(float(result.pvalue), 1.0),
                   identical, higher if share > 0.5 else lower,
                   effect={"u": float(result.statistic), "p_b_greater": share})
+
+
+def _signed_rank_metric(key, name, seat, side_a, side_b, diff, identical, pairs, higher, lower) -> Metric:
+    differences = [y - x for x, y in pairs]
+    moved = [d for d in differences if d]
+    test = "Wilcoxon signed-rank"
+    if not moved:  # every paired game the same: nothing to rank
+        return Metric(key, name, seat, side_a, side_b, diff, test, 1.0, identical, effect={"games_differing": 0})
+    from scipy.stats import wilcoxon
+    p = float(wilcoxon(moved, alternative="two-sided").pvalue) if len(set(moved)) > 1 or len(moved) > 1 else 1.0
+    up = sum(1 for d in moved if d > 0)
+    return Metric(key, name, seat, side_a, side_b, diff, test, min(p, 1.0), identical,
+                  higher if up * 2 > len(moved) or (up * 2 == len(moved) and diff > 0) else lower,
+                  effect={"games_differing": len(moved), "b_higher": up})
 
 
 def _sample_side(values: list, key: str) -> dict:

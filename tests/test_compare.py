@@ -137,7 +137,8 @@ def test_doubling_casino_winnings_lengthens_mafialand():
     length = by_metric(json.loads(result.stdout))["game length (decisions)"]
     assert length["flagged"] and length["p_holm"] < 0.01
     assert length["b"]["mean"] > length["a"]["mean"] and length["b"]["median"] > length["a"]["median"]
-    assert length["verdict"] == "B longer" and length["p_b_greater"] > 0.5
+    assert length["verdict"] == "B longer" and length["test"] == "Wilcoxon signed-rank"  # same seeds: paired
+    assert length["b_higher"] * 2 > length["games_differing"] > 0
 
 
 def test_a_longer_variant_is_flagged_in_text_with_an_aligned_table(tmp_path):
@@ -149,7 +150,7 @@ def test_a_longer_variant_is_flagged_in_text_with_an_aligned_table(tmp_path):
     header = next(line for line in lines if line.startswith("metric "))
     row = next(line for line in lines if line.startswith("game length (decisions) "))
     assert row.endswith("B longer **")
-    assert row.index("Mann-Whitney U") == header.index("test")
+    assert row.index("Wilcoxon signed-rank") == header.index("test")
     assert lines[-1].startswith("flagged: ") and "game length (decisions)" in lines[-1]
     again = run("compare", GAMES / "dice_race.game", variant, "-n", 3, "-g", 150, "-s", 4)
     assert again.stdout == result.stdout  # nothing timed, nothing random beyond the seeds
@@ -166,6 +167,11 @@ def test_json_names_every_metric_with_its_test(games_dir):
     tests = {m["metric"]: m["test"] for m in report["metrics"]}
     assert tests == {"win_rate": "Fisher exact", "shared_wins": "Fisher exact", "no_winner": "Fisher exact",
                      "score": "Mann-Whitney U", "length": "Mann-Whitney U", "end_reasons": "chi-square"}
+    paired = json.loads(run("compare", "dice_race.game", "dice_race.game", "-n", 3, "-g", 40, "--json").stdout)
+    assert {m["metric"]: m["test"] for m in paired["metrics"]} == {
+        "win_rate": "McNemar exact", "shared_wins": "McNemar exact", "no_winner": "McNemar exact",
+        "score": "Wilcoxon signed-rank", "length": "Wilcoxon signed-rank", "end_reasons": "chi-square"}
+    assert all(m["p"] == 1 and not m["flagged"] for m in paired["metrics"])  # the same games, seed by seed
     for m in report["metrics"]:
         assert set(m) >= {"a", "b", "difference", "test", "p", "p_holm", "flagged", "verdict"}
         assert 0 <= m["p"] <= m["p_holm"] <= 1

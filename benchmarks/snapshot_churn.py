@@ -28,26 +28,13 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
+from bench import SharedChance  # noqa: E402  (one sequential stream, draw after draw)
 from ruledsl.agents import RandomAgent  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
 from ruledsl.runtime import Machine, RandomChance  # noqa: E402
 from ruledsl.transcript import TranscriptWriter  # noqa: E402
-
-
-class SequentialChance(RandomChance):
-    """Chance as ruledsl 0.1 drew it: one stream, draw after draw."""
-
-    def __init__(self, seed):
-        self.rng = random.Random(f"chance:{seed}")
-
-    def roll(self, count, sides, what):
-        return [self.rng.randint(1, sides) for _ in range(count)]
-
-    def shuffle(self, cards, what):
-        cards = list(cards)
-        self.rng.shuffle(cards)
-        return cards
 
 
 class SequentialAgent:
@@ -64,7 +51,7 @@ def transcript(game, players, seed, keyed: bool, max_steps=2000) -> list:
     out = io.StringIO()
     writer = TranscriptWriter(out, digests=not keyed)
     writer.header(game, players, seed, ["random"] * players)
-    chance = RandomChance(seed) if keyed else SequentialChance(seed)
+    chance = RandomChance(seed) if keyed else SharedChance(random.Random(f"chance:{seed}"))  # as 0.1 drew it
     agents = [(RandomAgent if keyed else SequentialAgent)(s, seed) for s in range(players)]
     machine = Machine(game.program, players, chance, listener=writer)
     while machine.pending is not None and machine.steps < max_steps:

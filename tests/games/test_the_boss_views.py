@@ -1,9 +1,8 @@
-"""The Boss: replays of recorded games (as a seat, after a rule edit) and seat views.
+"""The Boss: what one seat sees, live and in a replay (hidden hands, sealed choices).
 
-Its seeded snapshots are in tests/test_snapshots.py, with every other game's.
+Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/test_rule_edits.py.
 """
 import json
-
 
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance

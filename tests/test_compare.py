@@ -132,7 +132,7 @@ def test_the_same_game_on_the_same_seeds_flags_nothing():
 
 # ---------------------------------------------------------------- a real variant
 def test_doubling_casino_winnings_lengthens_mafialand():
-    result = run("compare", MAFIALAND, DOUBLE_CASINO, "--players", 3, "--seed", 9, "--json", "--jobs", 2)
+    result = run("compare", MAFIALAND, DOUBLE_CASINO, "--seed", 9, "--json", "--jobs", 2)  # the command
     assert result.exit_code == 0, result.output
     length = by_metric(json.loads(result.stdout))["game length (decisions)"]
     assert length["flagged"] and length["p_holm"] < 0.01

@@ -202,3 +202,16 @@ def test_state_refuses_a_step_the_transcript_does_not_have(games_dir, tmp_path):
     assert done.returncode == 1
     assert done.stderr.strip() == "error: --step 9: the transcript has steps 0..3"
     assert "Traceback" not in done.stderr
+
+
+def test_a_format_1_transcript_still_replays_and_says_why_it_explains_less(game_copy):
+    name = game_copy("dice_race.game")
+    _, text = record_game(name, 2, seed=2)
+    records = [r for r in records_of(text) if r["type"] != "rules"]
+    records[0] = {**records[0], "format": 1}
+    old = "\n".join(json.dumps(r) for r in records)
+    assert replay(load_game(name), records_of(old)).result is not None
+    edit(name, "p.pos += r + 2", "p.pos += r + 3")
+    err = diverge(name, records_of(old))
+    assert str(err).splitlines()[1] == "  (the transcript does not carry its rules (format 1), so what differs " \
+                                       "can't be shown)"

@@ -76,6 +76,13 @@ class ReplayChance:
         self.step = 0
         self.where = lambda: None
 
+    def clone(self) -> "ReplayChance":
+        """A copy at the same place in the records (shared: they are only read); the
+        machine that takes it attaches itself anew."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        return other
+
     def attach(self, machine):
         """Called by the Machine before it runs, so divergences can name the rule."""
         self.where = lambda: current_rule(machine)

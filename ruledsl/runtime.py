@@ -7,6 +7,8 @@ codes, never crashes.
 """
 from __future__ import annotations
 
+import copy
+
 import attrs
 
 from .errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
@@ -77,6 +79,23 @@ class RandomChance:
 
     def shuffle(self, cards, what):
         return self.shuffles.order(what, cards, [self.cards[c].label for c in cards])
+
+    def clone(self) -> "RandomChance":
+        """An independent copy: the same draws to come, whatever the original draws next."""
+        other = copy.copy(self)
+        other.rolls = self.rolls.clone()
+        other.shuffles = self.shuffles.clone()
+        return other
+
+
+def copy_value(value):
+    """A frame local as a clone needs it: containers copied one level deep (loop state
+    is a list the ops change in place), everything else shared (it is immutable)."""
+    if isinstance(value, list):
+        return [list(x) if isinstance(x, list) else x for x in value]
+    if isinstance(value, (set, dict)):
+        return copy.copy(value)
+    return value
 
 
 class Machine:
@@ -211,6 +230,30 @@ class Machine:
         d.bind(self, self.frames[-1], d.values[i])
         self.run()
         return None
+
+    def clone(self, listener=None) -> "Machine":
+        """A game in progress, copied: moves on the copy leave this one alone, and the
+        copy, given the same choices, plays on exactly as this one would.
+
+        The chance source is copied too (its `clone()`, else a deep copy), so both
+        draw the same outcomes from here on. The copy reports to `listener` (none by
+        default), never to this machine's listener."""
+        other = copy.copy(self)
+        other.w = self.w.clone()
+        other.frames = [Frame(f.code, f.pc, {k: copy_value(v) for k, v in f.env.items()}) for f in self.frames]
+        other.pending = None if self.pending is None else attrs.evolve(
+            self.pending, labels=list(self.pending.labels), values=list(self.pending.values))
+        other.result = None if self.result is None else attrs.evolve(
+            self.result, winners=list(self.result.winners), ranking=list(self.result.ranking),
+            scores=list(self.result.scores))
+        chance_clone = getattr(self.chance, "clone", None)
+        other.chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
+        other.listener = listener or (lambda kind, data: None)
+        other.listening = listener is not None
+        attach = getattr(other.chance, "attach", None)
+        if attach is not None:
+            attach(other)
+        return other
 
     def stop_at_limit(self, reason: str):
         if self.result is None:

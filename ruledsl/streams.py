@@ -46,6 +46,12 @@ class KeyedStreams:
         self.base = key_number(seed_text)
         self.state: dict = {}  # key -> [start, draws so far]
 
+    def clone(self) -> "KeyedStreams":
+        other = KeyedStreams.__new__(KeyedStreams)
+        other.base = self.base
+        other.state = {k: list(v) for k, v in self.state.items()}
+        return other
+
     def draw(self, key: str) -> int:
         s = self.state.get(key)
         if s is None:

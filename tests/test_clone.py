@@ -1,0 +1,103 @@
+"""Machine.clone(): a game in progress, copied. Same choices -> same states and result;
+moves on the clone leave the original alone. With a seeded and a replayed chance source."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ruledsl.agents import ask_agent, make_agent
+from ruledsl.divergence import chance_of
+from ruledsl.pipeline import load_game
+from ruledsl.runtime import Machine, RandomChance
+
+from helpers import record_game
+from ruledsl.transcript import parse_line
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ["games/mafialand.game", "games/bada_bing.game", "games/the_boss.game", "examples/pig.game",
+         "examples/kuhn_poker.game", "tests/fixtures/games/secret_bid.game"]
+
+
+def state(m: Machine):
+    pending = None if m.pending is None else (m.pending.seat, m.pending.name, list(m.pending.labels))
+    result = None if m.result is None else (m.result.reason, m.result.winners, m.result.ranking, m.result.scores)
+    return m.w.snapshot(), pending, result, m.steps
+
+
+def play_on(m: Machine, seed: int, limit: int = 400) -> list:
+    """Plays `m` with seeded random choices; returns the states after each choice."""
+    rng = random.Random(seed)
+    states = []
+    while m.pending is not None and m.steps < limit:
+        m.choose(rng.choice(m.pending.labels))
+        states.append(state(m))
+    return states
+
+
+def advance(m: Machine, steps: int, seed: int):
+    rng = random.Random(seed)
+    while m.pending is not None and steps > 0:
+        m.choose(rng.choice(m.pending.labels))
+        steps -= 1
+
+
+@pytest.mark.parametrize("path", GAMES)
+@pytest.mark.parametrize("at", [0, 7, 30])
+def test_a_clone_plays_on_as_the_original_would(path, at):
+    program = load_game(str(ROOT / path)).program
+    original = Machine(program, program.min_players, RandomChance(5))
+    advance(original, at, seed=1)
+    clone = original.clone()
+    assert state(clone) == state(original)
+    before = state(original)
+    on_clone = play_on(clone, seed=2)
+    assert state(original) == before  # the clone's moves left the original alone
+    on_original = play_on(original, seed=2)
+    assert on_clone == on_original
+    assert state(clone) == state(original)
+
+
+def test_the_original_is_unaffected_by_a_clone_that_plays_to_the_end():
+    program = load_game(str(ROOT / "games/mafialand.game")).program
+    original = Machine(program, 3, RandomChance(9))
+    advance(original, 12, seed=3)
+    snapshot, digest = original.w.snapshot(), original.w.digest()
+    frames = [(f.code, f.pc, dict(f.env)) for f in original.frames]
+    clone = original.clone()
+    play_on(clone, seed=4, limit=10_000)
+    assert clone.result is not None and original.result is None
+    assert original.w.snapshot() == snapshot and original.w.digest() == digest
+    assert [(f.code, f.pc, f.env) for f in original.frames] == frames
+    assert original.pending is not None
+
+
+def test_a_clone_of_a_replayed_game_takes_the_same_recorded_chance():
+    _, text = record_game(str(ROOT / "examples/pig.game"), 2, seed=3)
+    records = [parse_line(i + 1, line) for i, line in enumerate(text.splitlines())]
+    choices = [r["choice"] for r in records if r["type"] == "decision"]
+    program = load_game(str(ROOT / "examples/pig.game")).program
+    original = Machine(program, 2, chance_of(records))
+    for label in choices[:5]:
+        original.chance.step = original.steps + 1
+        original.choose(label)
+    clone = original.clone()
+    assert clone.chance is not original.chance
+    for m in (clone, original):
+        for label in choices[5:]:
+            m.chance.step = m.steps + 1
+            m.choose(label)
+    assert state(clone) == state(original) and clone.result is not None
+
+
+def test_a_clone_does_not_report_to_the_originals_listener():
+    heard = []
+    program = load_game(str(ROOT / "examples/pig.game")).program
+    original = Machine(program, 2, RandomChance(1), listener=lambda kind, data: heard.append(kind))
+    count = len(heard)
+    clone = original.clone()
+    agent = make_agent("random", 0, 1)
+    while clone.pending is not None:
+        clone.choose_index(ask_agent(agent, clone))
+    assert len(heard) == count

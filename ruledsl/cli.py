@@ -19,7 +19,7 @@ from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
 from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
-from .replay import Divergence, ReplayError, follow, recorded_game, replay
+from .replay import Divergence, RecordingEnds, ReplayError, follow, recorded_game, replay
 from .runtime import Machine, RandomChance
 from .simulate import limit_reason, simulate_file, terminal_progress
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
@@ -361,6 +361,8 @@ def recorded_state(transcript_path: str, game_path: str | None, step: int | None
         machine = follow(game.program, records, step)
     except (Divergence, ReplayError) as err:
         raise Failure(f"error: {game.path} does not play this transcript up to step {step}: {err}") from None
+    except RecordingEnds as err:
+        raise Failure(f"error: --step {step}: {err} (an interrupted transcript)") from None
     return game, machine, records
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import attrs
 
+from .errors import printable
 from .runtime import Machine
-from .transcript import result_record
+from .transcript import event_record, result_record
 
 # Divergence kinds: what stopped fitting
 STATE = "state"  # the state after a step (or after set-up, step 0) differs
@@ -21,6 +22,7 @@ CHANCE = "chance"  # other chance events are asked for
 ENDED = "ended"  # the current rules end the game before the recording does
 CONTINUES = "continues"  # the recording ends, the current rules go on
 RESULT = "result"  # the final result differs
+EVENTS = "events"  # what was said, revealed or eliminated differs
 
 
 class Divergence(Exception):
@@ -46,8 +48,17 @@ class ReplayError(Exception):
     """The transcript cannot be replayed against this game at all."""
 
 
+class RecordingEnds(Exception):
+    """An interrupted transcript (no result record) ran out of chance records mid-step:
+    what it has is a prefix, and the replay stops there."""
+
+    def __init__(self, step: int):
+        self.step = step
+        super().__init__(f"the recording stops during step {step}")
+
+
 def quoted(label) -> str:
-    return f'"{label}"'
+    return f'"{printable(str(label))}"'
 
 
 def allowed(labels) -> str:
@@ -70,8 +81,9 @@ class ReplayChance:
     date); `where` optionally names the rule asking for chance.
     """
 
-    def __init__(self, records):
+    def __init__(self, records, truncated: bool = False):
         self.records = list(records)
+        self.truncated = truncated  # an interrupted transcript: running out means it was cut here
         self.next_index = 0
         self.step = 0
         self.where = lambda: None
@@ -106,6 +118,8 @@ class ReplayChance:
 
     def take(self, what: str) -> dict:
         if self.next_index >= len(self.records):
+            if self.truncated:
+                raise RecordingEnds(self.step)
             raise Divergence(self.step, f"the current rules ask for a {what}{_at(self.where())}, "
                                         "but the recording has no more chance events", True, CHANCE)
         record = self.records[self.next_index]
@@ -136,7 +150,11 @@ def current_rule(machine) -> str | None:
 
 
 def chance_of(records) -> ReplayChance:
-    return ReplayChance(r for r in records if r["type"] == "chance")
+    return ReplayChance((r for r in records if r["type"] == "chance"), truncated=interrupted(records))
+
+
+def interrupted(records) -> bool:
+    return not any(r["type"] == "result" for r in records)
 
 
 def decisions_of(records) -> list:
@@ -190,6 +208,49 @@ class Reference:
             raise ReplayError(f"step {step}: the transcript does not fit the rules it carries: {err}") from None
 
 
+class Events:
+    """The events (say, reveal, eliminate) the rules make, checked step by step against the recorded ones."""
+
+    KINDS = ("say", "reveal", "eliminate")
+
+    def __init__(self, records, listener=None):
+        self.recorded: dict = {}
+        for r in records:
+            if r["type"] == "event":
+                self.recorded.setdefault(r["step"], []).append(_bare_event(r))
+        self.truncated = interrupted(records)
+        self.listener = listener
+        self.made: list = []
+
+    def __call__(self, kind, data):
+        if self.listener is not None:
+            self.listener(kind, data)
+        if kind in self.KINDS:
+            self.made.append(_bare_event(event_record(kind, data, 0)))
+
+    def check(self, step: int, last: bool):
+        made, self.made = self.made, []
+        recorded = self.recorded.get(step, [])
+        if made == recorded or (last and self.truncated and made[:len(recorded)] == recorded):
+            return
+        i = next(i for i in range(max(len(made), len(recorded)))
+                 if i >= len(made) or i >= len(recorded) or made[i] != recorded[i])
+        was = _event_text(recorded[i]) if i < len(recorded) else "nothing more"
+        now = _event_text(made[i]) if i < len(made) else "nothing more"
+        raise Divergence(step, f"the events differ from the recording: recorded {was}, now {now}", kind=EVENTS)
+
+
+def _bare_event(record) -> dict:
+    return {k: v for k, v in record.items() if k not in ("type", "step")}
+
+
+def _event_text(event) -> str:
+    if event["kind"] == "eliminate":
+        return f"seat {event['seat']} eliminated"
+    to = f" (to seat {event['to']})" if "to" in event else ""
+    return f"{event['kind']} {quoted(event.get('text', ''))}{to}"
+
+
 @attrs.define
 class CheckedRun:
     machine: Machine
@@ -204,15 +265,24 @@ def check_run(program, records, listener=None, writer=None, reference: Reference
     gives the expected state after set-up and wherever a record has no digest."""
     chance = chance_of(records)
     decisions = decisions_of(records)
-    machine = Machine(program, records[0]["players"], chance, listener=listener)
+    events = Events(records, listener)
+    try:
+        machine = Machine(program, records[0]["players"], chance, listener=events)
+    except RecordingEnds:
+        return CheckedRun(None, 0)  # cut during set-up
     if reference is not None and machine.w.digest() != reference.setup_digest:
         raise Divergence(0, "after set-up, before the first decision, the state differs from the recording")
+    events.check(0, last=not decisions)
     chance.check_used("before the first decision")
     result = next((r for r in records if r["type"] == "result"), None)
     for index, record in enumerate(decisions):
         last = index == len(decisions) - 1
         ends = last and result is not None and result["by_rule"]
-        _check_decision(machine, writer, chance, record, decisions[index:], reference, ends, last)
+        try:
+            _check_decision(machine, writer, chance, record, decisions[index:], reference, ends, last)
+        except RecordingEnds:
+            return CheckedRun(machine, index)  # cut during this step: the steps before it are the prefix
+        events.check(record["step"], last)
     return CheckedRun(machine, len(decisions))
 
 

@@ -24,6 +24,18 @@ class Span:
 
 
 NO_SPAN = Span("<builtin>", 0, 0)
+MAX_SHOWN = 100  # diagnostics rendered at most; the rest are counted
+MAX_LINE = 120  # a longer source line is shown as a window around the error
+LINE_CONTEXT = 40  # characters shown before the error in such a window
+
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), *range(0x7f, 0xa0)] if chr(c) not in "\n\t"}
+_CONTROLS.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202a, 0x202f), *range(0x2066, 0x206a))})
+
+
+def printable(text: str) -> str:
+    """Text from a game file made safe for a terminal: control characters (ESC, BEL, ...),
+    line separators and bidirectional overrides are shown escaped (\\x1b), never sent."""
+    return text.translate(_CONTROLS)
 
 
 @attrs.frozen
@@ -32,20 +44,31 @@ class Diagnostic:
     code: str
     message: str
 
-    def render(self, sources: dict[str, str] | None = None) -> str:
-        head = f"{self.span.where()}: error: {self.message} [{self.code}]"
-        text = (sources or {}).get(self.span.path)
-        if text is None or self.span.line < 1:
+    def render(self, sources: dict[str, str] | None = None, lines_of=None) -> str:
+        """The diagnostic with its source line and caret. `lines_of(path)` (optional) gives a
+        file's lines already split, so rendering many diagnostics stays linear."""
+        head = printable(f"{self.span.where()}: error: {self.message} [{self.code}]")
+        if lines_of is not None:
+            lines = lines_of(self.span.path)
+        else:
+            text = (sources or {}).get(self.span.path)
+            lines = None if text is None else text.splitlines()
+        if lines is None or self.span.line < 1 or self.span.line > len(lines):
             return head
-        lines = text.splitlines()
-        if self.span.line > len(lines):
-            return head
-        src = lines[self.span.line - 1].expandtabs(1)
+        return f"{head}\n" + self._excerpt(lines[self.span.line - 1].expandtabs(1))
+
+    def _excerpt(self, raw: str) -> str:
+        """The source line (a window of it when long) and a caret under the span."""
+        col = max(self.span.col - 1, 0)
+        start = max(0, col - LINE_CONTEXT) if len(raw) > MAX_LINE else 0
+        end = min(len(raw), start + MAX_LINE)
+        pre, post = ("..." if start else ""), ("..." if end < len(raw) else "")
         width = 1
         if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
             width = self.span.end_col - self.span.col
-        caret = " " * (self.span.col - 1) + "^" * max(1, min(width, len(src) - self.span.col + 1))
-        return f"{head}\n    {src}\n    {caret}"
+        marked = printable(raw[col:min(col + width, end)]) or " "
+        caret = " " * (len(pre) + len(printable(raw[start:col]))) + "^" * len(marked)
+        return f"    {pre}{printable(raw[start:end])}{post}\n    {caret}"
 
 
 class RuleError(Exception):
@@ -54,10 +77,25 @@ class RuleError(Exception):
     def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
         self.diagnostics = list(diagnostics)
         self.sources = dict(sources or {})
-        super().__init__(self.render())
+        super().__init__(f"{len(self.diagnostics)} error(s)")
+
+    def __str__(self) -> str:
+        return self.render()
 
     def render(self) -> str:
-        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+        """Every diagnostic, up to MAX_SHOWN of them, then how many more there are."""
+        split: dict = {}
+
+        def lines_of(path):
+            if path not in split:
+                text = self.sources.get(path)
+                split[path] = None if text is None else text.splitlines()
+            return split[path]
+        shown = [d.render(lines_of=lines_of) for d in self.diagnostics[:MAX_SHOWN]]
+        more = len(self.diagnostics) - MAX_SHOWN
+        if more > 0:
+            shown.append(f"... and {more} more errors (the first {MAX_SHOWN} are shown)")
+        return "\n".join(shown)
 
 
 class GameRuntimeError(Exception):
@@ -65,7 +103,7 @@ class GameRuntimeError(Exception):
 
     def __init__(self, span: Span, code: str, message: str):
         self.diagnostic = Diagnostic(span, code, message)
-        super().__init__(f"{span.where()}: runtime error: {message} [{code}]")
+        super().__init__(printable(f"{span.where()}: runtime error: {message} [{code}]"))
 
     def __reduce__(self):  # picklable, for simulations spread over processes
         d = self.diagnostic

@@ -20,15 +20,15 @@ import difflib
 import attrs
 
 from . import statediff
-from .divergence import STATE, Divergence, Reference, ReplayError, check_run, follow
-from .errors import GameRuntimeError, RuleError
+from .divergence import STATE, Divergence, RecordingEnds, Reference, ReplayError, check_run, follow
+from .errors import GameRuntimeError, RuleError, printable
 from .load import Loaded, canonical
 from .pipeline import build_game
 
 SHOWN_FIELDS = 10
 SHOWN_EDITS = 8
 MAX_EDITS_TRIED = 24  # edits each tried alone; beyond this they are listed, not tried
-FOLLOW_FAILURES = (Divergence, ReplayError, GameRuntimeError)
+FOLLOW_FAILURES = (Divergence, ReplayError, GameRuntimeError, RecordingEnds)
 
 
 def explain(err: Divergence, recorded, current, records) -> list:
@@ -251,8 +251,8 @@ def _bare(line: str) -> str:
         if ch == '"':
             in_string = not in_string
         elif ch == "#" and not in_string:
-            return " ".join(line[:i].split())
-    return " ".join(line.split())
+            return printable(" ".join(line[:i].split()))
+    return printable(" ".join(line.split()))
 
 
 def _first_edited_line(was_lines, now_lines):

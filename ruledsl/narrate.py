@@ -6,11 +6,18 @@ is card ids, there for replays).
 """
 from __future__ import annotations
 
+from .errors import printable
+
 INDENT = "      "
 NO_SEAT = -1  # as_seat for an onlooker who is no seat: every secret choice is sealed
 
 
 def narrate(record: dict, as_seat: int | None = None) -> list:
+    """The record's lines, with control characters from game text escaped (errors.printable)."""
+    return [printable(line) for line in _lines(record, as_seat)]
+
+
+def _lines(record: dict, as_seat: int | None) -> list:
     kind = record["type"]
     if kind == "header":
         return [_header(record)]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import attrs
 
-from .divergence import (Divergence, Reference, ReplayChance, ReplayError, check_result, check_run,  # noqa: F401
-                         follow)
+from .divergence import (Divergence, RecordingEnds, Reference, ReplayChance, ReplayError,  # noqa: F401
+                         check_result, check_run, follow)
 from .errors import RuleError
 from .explain import explain
 from .narrate import narrate
@@ -53,7 +53,7 @@ def replay(game, records, as_seat=None, out=None) -> ReplayReport:
     recorded = recorded_game(records) if notes else None
     writer = TranscriptWriter(on_record=show)
     try:
-        reference = None if recorded is None else Reference(recorded.program, records)
+        reference = _reference(recorded, records)
         run = check_run(game.program, records, listener=writer, writer=writer, reference=reference)
         result = next((r for r in records if r["type"] == "result"), None)
         if result is not None:
@@ -79,6 +79,15 @@ def _explain(err, recorded, game, records, rules_changed: bool):
         err.explanation = explain(err, recorded, game, records)
     elif rules_changed:
         err.explanation = ["(the transcript does not carry its rules (format 1), so what differs can't be shown)"]
+
+
+def _reference(recorded, records):
+    if recorded is None:
+        return None
+    try:
+        return Reference(recorded.program, records)
+    except RecordingEnds:
+        return None  # cut during set-up: nothing to compare beyond the prefix
 
 
 def recorded_game(records):

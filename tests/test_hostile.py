@@ -1,0 +1,112 @@
+"""Untrusted input: transcripts cut or tampered with, terminal control characters, error floods."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import record_game
+from ruledsl.cli import main
+from ruledsl.errors import MAX_SHOWN, Diagnostic, RuleError, Span, printable
+from ruledsl.pipeline import load_game
+from ruledsl.replay import Divergence, replay
+from ruledsl.transcript import parse_lines
+
+
+def records_of(lines) -> list:
+    return parse_lines(list(lines))
+
+
+# ---------------------------------------------------------------- cut transcripts
+@pytest.mark.parametrize("name,players,seed", [("secret_bid.game", 3, 4), ("dice_race.game", 2, 7)])
+def test_a_transcript_cut_at_any_line_replays_as_a_prefix(games_dir, name, players, seed):
+    _, text = record_game(name, players, seed=seed)
+    lines = text.splitlines()
+    game = load_game(name)
+    full = replay(game, records_of(lines)).steps
+    for cut in range(1, len(lines)):
+        records = records_of(lines[:cut])
+        report = replay(game, records)
+        decisions = sum(1 for r in records if r["type"] == "decision")
+        assert report.result is None and report.steps in (decisions, decisions - 1), cut
+        assert "without a result" in report.notes[-1]
+    assert full > 3
+
+
+# ---------------------------------------------------------------- tampered events
+def tampered(name, players, seed, change):
+    _, text = record_game(name, players, seed=seed)
+    records = [json.loads(line) for line in text.splitlines()]
+    change(records)
+    return records_of(json.dumps(r) for r in records)
+
+
+def test_an_edited_say_text_is_a_divergence(games_dir):
+    def edit(records):
+        say = next(r for r in records if r["type"] == "event" and r["kind"] == "say")
+        say["text"] = "seat 9 wins everything"
+    with pytest.raises(Divergence, match='the events differ from the recording: recorded say "seat 9 wins '
+                                         'everything", now say "seat'):
+        replay(load_game("secret_bid.game"), tampered("secret_bid.game", 2, 3, edit))
+
+
+def test_a_deleted_or_duplicated_event_is_a_divergence(games_dir):
+    def delete(records):
+        records.remove(next(r for r in records if r["type"] == "event" and r["kind"] == "reveal"))
+
+    def duplicate(records):
+        event = next(r for r in records if r["type"] == "event")
+        records.insert(records.index(event), dict(event))
+    for change in (delete, duplicate):
+        with pytest.raises(Divergence, match="the events differ from the recording"):
+            replay(load_game("secret_bid.game"), tampered("secret_bid.game", 2, 3, change))
+
+
+# ---------------------------------------------------------------- terminal control characters
+def test_control_characters_from_a_game_reach_no_terminal(tmp_path):
+    game = tmp_path / "esc.game"
+    game.write_text('game "Esc" players 2..2\nrule flow() {\n  say "\x1b[2Jok\x07"\n}\n')
+    result = CliRunner().invoke(main, ["play", str(game)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert '"\\x1b[2Jok\\x07"' in result.output
+    bad = tmp_path / "bad.game"
+    bad.write_text('game "Bad" players 2..2\nrule flow() { \x1b[2K oops }\n')
+    result = CliRunner().invoke(main, ["check", str(bad)])
+    assert result.exit_code == 1 and "\x1b" not in result.output and "\\x1b" in result.output
+
+
+def test_printable_escapes_controls_bidi_and_separators_but_keeps_text():
+    assert printable("a\x1bb\x00c\x7f\x9bd\u202ee\u2028f") == "a\\x1bb\\x00c\\x7f\\x9bd\\u202ee\\u2028f"
+    assert printable("plain ünïcödé\ttab\nline") == "plain ünïcödé\ttab\nline"
+
+
+# ---------------------------------------------------------------- error floods
+def test_diagnostics_are_capped_and_rendered_in_linear_time():
+    source = "\n".join(f"line {i}" for i in range(20_000))
+    diags = [Diagnostic(Span("f.game", i + 1, 1), "E201", f"unknown name 'x{i}'") for i in range(20_000)]
+    text = RuleError(diags, {"f.game": source}).render()
+    lines = text.splitlines()
+    assert len(lines) == 3 * MAX_SHOWN + 1
+    assert lines[-1] == f"... and {20_000 - MAX_SHOWN} more errors (the first {MAX_SHOWN} are shown)"
+
+
+def test_check_of_a_line_with_thousands_of_bad_names_prints_a_bounded_report(tmp_path):
+    game = tmp_path / "flood.game"
+    says = " ".join('say "{n%d}"' % i for i in range(5000))
+    game.write_text(f'game "Flood" players 2..2\nrule flow() {{ {says} }}\n')
+    result = CliRunner().invoke(main, ["check", str(game)])
+    assert result.exit_code == 1
+    assert len(result.output) < 200_000
+    assert "more errors (the first 100 are shown)" in result.output
+
+
+def test_a_long_source_line_is_shown_as_a_window_with_the_caret_under_the_error(tmp_path):
+    game = tmp_path / "long.game"
+    game.write_text('game "Long" players 2..2\nrule flow() { ' + 'say "a" ' * 60 + "oops }\n")
+    result = CliRunner().invoke(main, ["check", str(game)])
+    head, source, caret = result.output.splitlines()[:3]
+    assert head.endswith("error: a statement must be a rule call or an assignment [E003]")
+    assert source.startswith("    ...") and len(source) <= 4 + 3 + 120 + 3
+    assert source[caret.index("^"):caret.index("^") + 4] == "oops" and caret.strip() == "^^^^"

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from . import __version__
+from . import __version__, shipped
 from .agents import AgentError, ask_agent, make_agent, parse_agent_spec
 from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
@@ -86,9 +86,11 @@ def guarded(command):
 
 # ---------------------------------------------------------------- shared steps
 def load(path: str):
-    if not os.path.exists(path):
-        raise Failure(f"error: {path}: no such file")
-    return load_game(path)
+    """A game by path, or by a shipped game's name (`ruledsl list`)."""
+    found = shipped.resolve(path)
+    if found is None:
+        raise Failure(f"error: {path}: no such file, nor a shipped game (`ruledsl list` shows them)")
+    return load_game(found)
 
 
 def player_count(game, players: int | None) -> int:
@@ -155,6 +157,32 @@ def check(paths):
 def check_one(path: str) -> str | None:
     try:
         load(path)
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {name, title, players, path}.")
+@guarded
+def list_command(as_json):
+    """List the games that ship with ruledsl: name, title and player counts.
+
+    Any command that takes a GAME takes one of these names, and a variant can
+    extend one with `extends "ruledsl:NAME"`.
+    """
+    rows = []
+    for name, path in shipped.names():
+        try:
+            prog = load_game(path).program
+            low, high = prog.min_players, prog.max_players
+            title, players = prog.title, str(low) if low == high else f"{low}..{high}"
+        except RuleError:
+            title, players = "(does not check: run `ruledsl check`)", "?"
+        rows.append({"name": name, "title": title, "players": players, "path": path})
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    width = max((len(r["name"]) for r in rows), default=4)
+    for r in rows:
+        click.echo(f"{r['name']:<{width}}  {r['players']:>6}  {r['title']}")
+
+
     except Exception as err:  # noqa: BLE001 - every input gets a message, not a traceback
         message = user_message(err)
         if message is None:
@@ -259,7 +287,7 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
     game = load(game_path)
     n = player_count(game, players)
     with terminal_progress(games) as progress:
-        summary = simulate_file(game_path, n, games, seed, max_steps, jobs, progress, program=game.program)
+        summary = simulate_file(game.path, n, games, seed, max_steps, jobs, progress, program=game.program)
     if as_json:
         click.echo(json.dumps(summary.as_json()))
     else:
@@ -298,9 +326,9 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
         players = max(game_a.program.min_players, game_b.program.min_players)
     n = player_count(game_a, players)
     player_count(game_b, n)
-    programs = {path_a: game_a.program, path_b: game_b.program}
+    programs = {game_a.path: game_a.program, game_b.path: game_b.program}
     with terminal_progress(2 * games) as progress:
-        report = compare_files(path_a, path_b, n, games, seed, seed_b, max_steps, jobs, progress, programs)
+        report = compare_files(game_a.path, game_b.path, n, games, seed, seed_b, max_steps, jobs, progress, programs)
     if as_json:
         click.echo(json.dumps(report.as_json()))
     else:

@@ -13,7 +13,7 @@ import os
 
 import attrs
 
-from . import ast
+from . import ast, shipped
 from .errors import Diagnostic, RuleError, Span
 from .parse import parse_file, parse_text
 
@@ -78,6 +78,27 @@ def _exists(path, files) -> bool:
     return os.path.isfile(path) if files is None else path in files
 
 
+def _base_path(path: str, base: str, files):
+    """(the base file's path, None), or (None, why it is not found).
+
+    `ruledsl:NAME` names a shipped game (shipped.py): from disk, only inside the
+    shipped folders; with recorded `files`, only among them."""
+    if base.startswith(shipped.PREFIX):
+        name = shipped.strip(base)
+        if not shipped.valid_name(name):
+            return None, (f"'{base}' is not a shipped game's name (letters, digits, _ and - in "
+                          "/-separated parts, as `ruledsl list` shows them)")
+        found = shipped.path_of(name) if files is None else shipped.recorded_path(name, files)
+        if found is None:
+            where = "among the recorded rules" if files is not None else "among the shipped games (see `ruledsl list`)"
+            return None, f"base game '{base}' not found {where}"
+        return found, None
+    base_path = os.path.normpath(os.path.join(os.path.dirname(path), base))
+    if not _exists(base_path, files):
+        return None, f"base game '{base}' not found beside this file"
+    return base_path, None
+
+
 def _load(path, sources, chain, errors, depth, files):
     try:
         module = _parse(path, files)
@@ -97,9 +118,9 @@ def _load(path, sources, chain, errors, depth, files):
                 errors.append(Diagnostic(d.span, "E102", f"'{d.key}' overrides nothing: this file extends no base game"))
         return own
     ext = extends[0]
-    base_path = os.path.normpath(os.path.join(os.path.dirname(path), ext.path))
-    if not _exists(base_path, files):
-        errors.append(Diagnostic(ext.span, "E103", f"base game '{ext.path}' not found beside this file"))
+    base_path, missing = _base_path(path, ext.path, files)
+    if missing is not None:
+        errors.append(Diagnostic(ext.span, "E103", missing))
         chain.append(path)
         return own
     if base_path in chain or depth >= MAX_CHAIN or os.path.abspath(base_path) == os.path.abspath(path):

@@ -26,3 +26,23 @@ def game_copy(tmp_path, monkeypatch):
         shutil.copy(GAMES / name, tmp_path / name)
         return name
     return copy
+
+
+@pytest.fixture(autouse=True, scope="session")
+def transcripts_match_their_schema():
+    """Every record a TranscriptWriter writes during the suite must validate against
+    `ruledsl schema transcript` (jsonschema): the suite's transcripts are the schema's test."""
+    import jsonschema
+
+    from ruledsl.schema import TRANSCRIPT
+    from ruledsl.transcript import TranscriptWriter
+
+    validator = jsonschema.Draft202012Validator(TRANSCRIPT)
+    write = TranscriptWriter.write
+
+    def checked(self, record):
+        validator.validate(record)
+        write(self, record)
+    TranscriptWriter.write = checked
+    yield validator
+    TranscriptWriter.write = write

@@ -17,12 +17,15 @@ from . import __version__, shipped
 from .agents import AgentError, ask_agent, make_agent, parse_agent_spec
 from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
+from .graph import FORMATS, GraphError
+from .graph import render as render_graph
 from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
 from .replay import Divergence, RecordingEnds, ReplayError, follow, recorded_game, replay
 from .runtime import Machine, RandomChance
 from .simulate import limit_reason, simulate_file, terminal_progress
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
+from .view import ViewError, render_html, view_data
 
 DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
 
@@ -154,6 +157,9 @@ def check(paths):
     sys.exit(1 if failed else 0)
 
 
+def check_one(path: str) -> str | None:
+    try:
+        load(path)
 @main.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {name, title, players, path}.")
 @guarded
@@ -180,26 +186,6 @@ def list_command(as_json):
         click.echo(f"{r['name']:<{width}}  {r['players']:>6}  {r['title']}")
 
 
-@main.command("schema")
-@click.argument("name", type=click.Choice(["transcript"]))
-def schema_command(name):
-    """Print the JSON Schema of a file format: `transcript` (one record, a line of a transcript).
-
-    Every line of a transcript written by `ruledsl play --record` validates against it.
-
-    \b
-    Example:
-      ruledsl schema transcript > transcript.schema.json
-
-    Exit codes: 0.
-    """
-    from .schema import text
-    click.echo(text(name), nl=False)
-
-
-def check_one(path: str) -> str | None:
-    try:
-        load(path)
     except Exception as err:  # noqa: BLE001 - every input gets a message, not a traceback
         message = user_message(err)
         if message is None:
@@ -398,10 +384,7 @@ def recorded_state(transcript_path: str, game_path: str | None, step: int | None
         raise Failure(f"error: --transcript needs --step K (0..{decisions})")
     if step > decisions:
         raise Failure(f"error: --step {step}: the transcript has steps 0..{decisions}")
-    if game_path is not None:
-        game = load(game_path)
-    else:
-        game = recorded_game(records) or load(recorded_game_path(records[0]["game"], transcript_path))
+    game = transcript_rules(records, transcript_path, game_path)
     try:
         machine = follow(game.program, records, step)
     except (Divergence, ReplayError) as err:
@@ -409,6 +392,13 @@ def recorded_state(transcript_path: str, game_path: str | None, step: int | None
     except RecordingEnds as err:
         raise Failure(f"error: --step {step}: {err} (an interrupted transcript)") from None
     return game, machine, records
+
+
+def transcript_rules(records, transcript_path: str, game_path: str | None):
+    """GAME's rules when given, else the ones the transcript carries (or names, for format 1)."""
+    if game_path is not None:
+        return load(game_path)
+    return recorded_game(records) or load(recorded_game_path(records[0]["game"], transcript_path))
 
 
 def state_json(game, machine, players: int, seed: int, as_seat: int | None = None) -> dict:
@@ -423,3 +413,38 @@ def state_json(game, machine, players: int, seed: int, as_seat: int | None = Non
     return {"game": game.path, "players": players, "seed": seed, "steps": machine.steps,
             "status": "over" if r is not None else "waiting", "pending": pending, "result": result,
             "state": machine.w.snapshot(as_seat)}
+
+
+@main.command("view")
+@click.argument("transcript_path", metavar="FILE")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="The HTML file (default: FILE with .html).")
+@click.option("--as-seat", type=int, help="Put only what this seat saw into the page.")
+@click.option("--game", "game_path", help="Show it under these rules (default: the ones recorded).")
+@guarded
+def view_command(transcript_path, output, as_seat, game_path):
+    """Write a recorded game as one HTML page (no server, no network) to step through in a browser."""
+    records = read_records(transcript_path)
+    game = transcript_rules(records, transcript_path, game_path)
+    try:
+        page = render_html(view_data(game, records, as_seat))
+    except ViewError as err:
+        raise Failure(f"error: {err}") from None
+    output = output or os.path.splitext(transcript_path)[0] + ".html"
+    with open(output, "w", encoding="utf-8") as fh:
+        fh.write(page)
+    click.echo(f"wrote {output}: open it in a browser")
+
+
+@main.command("graph")
+@click.argument("game_path", metavar="GAME")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="mermaid", show_default=True,
+              help="mermaid (renders on GitHub) or dot (Graphviz).")
+@click.option("--rule", "rule", help="Only this rule and what it leads to.")
+@guarded
+def graph_command(game_path, fmt, rule):
+    """Print how the rules flow: calls, decisions (who decides what), triggers and end conditions."""
+    game = load(game_path)
+    try:
+        click.echo(render_graph(game, fmt, rule), nl=False)
+    except GraphError as err:
+        raise Failure(f"error: {err}") from None

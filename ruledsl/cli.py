@@ -157,9 +157,6 @@ def check(paths):
     sys.exit(1 if failed else 0)
 
 
-def check_one(path: str) -> str | None:
-    try:
-        load(path)
 @main.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {name, title, players, path}.")
 @guarded
@@ -186,6 +183,26 @@ def list_command(as_json):
         click.echo(f"{r['name']:<{width}}  {r['players']:>6}  {r['title']}")
 
 
+@main.command("schema")
+@click.argument("name", type=click.Choice(["transcript"]))
+def schema_command(name):
+    """Print the JSON Schema of a file format: `transcript` (one record, a line of a transcript).
+
+    Every line of a transcript written by `ruledsl play --record` validates against it.
+
+    \b
+    Example:
+      ruledsl schema transcript > transcript.schema.json
+
+    Exit codes: 0.
+    """
+    from .schema import text
+    click.echo(text(name), nl=False)
+
+
+def check_one(path: str) -> str | None:
+    try:
+        load(path)
     except Exception as err:  # noqa: BLE001 - every input gets a message, not a traceback
         message = user_message(err)
         if message is None:

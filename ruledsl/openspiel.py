@@ -1,0 +1,433 @@
+"""An OpenSpiel adapter: any .game as a pyspiel game (needs the `openspiel` extra).
+
+    from ruledsl.openspiel import load_game
+    game = load_game("examples/kuhn_poker.game", players=2, returns="score")
+    state = game.new_initial_state()
+
+Also registered with pyspiel as `python_ruledsl`:
+`pyspiel.load_game("python_ruledsl", {"game": PATH, "players": 2})`.
+
+The model (docs/agents.md has the longer story):
+
+- Players are seats. Every decision is a player node of its seat; a sealed
+  (`secret`) choice is a sequential node whose label the other seats never see,
+  so simultaneous bids (goofspiel) are sequential moves with hidden information.
+- Chance is explicit. A roll of k dice is k chance nodes of `sides` outcomes; a
+  shuffle of n cards is n - 1 chance nodes, the i-th picking which of the cards
+  left comes next (uniform). Chance happens inside a rule; the rule step is run
+  from its start again with the outcomes known so far (`ScriptedChance`), and a
+  roll or shuffle it has no outcome for yet stops it (`NeedChance`), making the
+  state a chance node.
+- Action ids are stable per game, not per state: the labels a game can offer
+  (menu and `may` labels, "pass", card labels with their ' #k' variants, spaces,
+  enum values, seats, "none", "yes", "no", the numbers 0..100) sorted, each one's
+  place its id; any other label gets an id in a hashed region after them
+  (OVERFLOW ids, a collision within one decision moving to the next free id).
+- Information state of a seat: a hash chain over what it saw after each step
+  (who chose what, a sealed choice's label only for its own seat, and its view
+  `World.snapshot(seat)`), plus its current view. Observation: the current view.
+- Returns: `returns="win"` (default): the winners share +1 and the others -1, so
+  they sum to 0 (no winner, or everyone winning: all 0). `returns="score"`: each
+  seat's score minus the mean score (zero-sum; Kuhn poker's chips as they are).
+- A game is stopped after `max_steps` decisions (returns then as a draw: 0).
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+
+import attrs
+import numpy as np
+import pyspiel
+
+from . import ast
+from .pipeline import load_game as load_ruledsl
+from .runtime import Machine
+
+SHORT_NAME = "python_ruledsl"
+NUMBERS = range(0, 101)  # number labels with ids of their own
+OVERFLOW = 512  # hashed ids for any other label
+DEFAULT_MAX_STEPS = 10_000
+
+
+class NeedChance(Exception):
+    """A rule step asked for a roll or shuffle whose outcome is not known yet."""
+
+    def __init__(self, event):
+        super().__init__(event)
+        self.event = event  # ("roll", count, sides) or ("shuffle", cards)
+
+
+class ScriptedChance:
+    """Gives known outcomes in order; the first roll or shuffle past them raises NeedChance."""
+
+    def __init__(self, outcomes=()):
+        self.outcomes = list(outcomes)
+        self.used = 0
+
+    def roll(self, count, sides, what):
+        return self.next(("roll", count, sides))
+
+    def shuffle(self, cards, what):
+        return self.next(("shuffle", tuple(cards)))
+
+    def next(self, event):
+        if self.used >= len(self.outcomes):
+            raise NeedChance(event)
+        self.used += 1
+        return list(self.outcomes[self.used - 1])
+
+    def clone(self):
+        other = ScriptedChance(self.outcomes)
+        other.used = self.used
+        return other
+
+
+def event_nodes(event) -> int:
+    """How many chance nodes an event takes."""
+    return event[1] if event[0] == "roll" else len(event[1]) - 1
+
+
+def node_outcomes(event, picks) -> int:
+    """How many outcomes the next chance node of an event has."""
+    return event[2] if event[0] == "roll" else len(event[1]) - len(picks)
+
+
+def event_outcome(event, picks) -> list:
+    """The outcome of a finished event: dice faces, or the shuffled cards."""
+    if event[0] == "roll":
+        return [a + 1 for a in picks]
+    left, order = list(event[1]), []
+    for a in picks:
+        order.append(left.pop(a))
+    return order + left
+
+
+# ---------------------------------------------------------------- static tables
+def walk(node):
+    """Every AST node under `node` (attrs classes, tuples and lists)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+
+
+def label_vocabulary(game) -> list:
+    """Every label the game can offer that is known before play, sorted."""
+    program, labels = game.program, {"pass", "none", "yes", "no"}
+    for node in walk(game.loaded.decls):
+        if isinstance(node, ast.Menu):
+            labels.update(o.label for o in node.options)
+        elif isinstance(node, ast.May):
+            labels.add(node.label)
+    copies: dict = {}
+    for card in program.cards:
+        copies[card.label] = copies.get(card.label, 0) + 1
+        labels.add(card.label if copies[card.label] == 1 else f"{card.label} #{copies[card.label]}")
+    for board in program.boards.values():
+        labels.update(board.spaces)
+    for values in program.enums.values():
+        labels.update(values)
+    labels.update(f"seat {s}" for s in range(program.max_players))
+    labels.update(str(i) for i in NUMBERS)
+    return sorted(labels)
+
+
+def most_dice_sides(game) -> int:
+    return max([n.sides for n in walk(game.loaded.decls) if isinstance(n, ast.Roll)], default=1)
+
+
+def label_hash(label: str) -> int:
+    return int.from_bytes(hashlib.blake2b(label.encode(), digest_size=8).digest(), "big") % OVERFLOW
+
+
+# ---------------------------------------------------------------- the game
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="ruledsl game",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=100,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification={"game": "", "players": 0, "returns": "win", "max_steps": DEFAULT_MAX_STEPS})
+
+
+class RuledslGame(pyspiel.Game):
+    """A .game file as an OpenSpiel game; parameters game (path), players, returns, max_steps."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.path = str(params.get("game", ""))
+        self.ruledsl = load_ruledsl(self.path)
+        program = self.program = self.ruledsl.program
+        self.players = int(params.get("players") or program.min_players)
+        if not program.min_players <= self.players <= program.max_players:
+            raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
+                             f"not {self.players}")
+        self.returns_mode = str(params.get("returns", "win"))
+        if self.returns_mode not in ("win", "score"):
+            raise ValueError(f"returns={self.returns_mode!r}: use 'win' or 'score'")
+        self.max_steps = int(params.get("max_steps", DEFAULT_MAX_STEPS))
+        self.labels = label_vocabulary(self.ruledsl)
+        self.label_ids = {label: i for i, label in enumerate(self.labels)}
+        bound = 1.0 if self.returns_mode == "win" else 1e9
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.labels) + OVERFLOW,
+            max_chance_outcomes=max(len(program.cards), most_dice_sides(self.ruledsl), 2),
+            num_players=self.players, min_utility=-bound, max_utility=bound, utility_sum=0.0,
+            max_game_length=self.max_steps)
+        params = {"game": self.path, "players": self.players, "returns": self.returns_mode,
+                  "max_steps": self.max_steps}
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self):
+        return RuledslState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        return SeatObserver(perfect_recall)
+
+    def action_ids(self, labels) -> list:
+        """Each label's id, in the order given; distinct within one decision."""
+        ids, taken = [], set()
+        overflow = len(self.labels)
+        for label in labels:
+            i = self.label_ids.get(label)
+            if i is None:
+                h = label_hash(label)
+                while overflow + h in taken:
+                    h = (h + 1) % OVERFLOW
+                i = overflow + h
+            taken.add(i)
+            ids.append(i)
+        return ids
+
+
+class Seen:
+    """One step of a game as the seats saw it: a link of a chain worked out on demand
+    (hashing views costs time, and search never asks for them)."""
+
+    def __init__(self, before, told, machine):
+        self.before, self.told, self.machine = before, told, machine
+        self.hashes: dict = {}  # seat -> hash of everything it saw up to here
+        self.views: dict = {}
+
+    def view(self, seat: int) -> str:
+        if seat not in self.views:
+            self.views[seat] = json.dumps(self.machine.w.snapshot(seat), sort_keys=True, separators=(",", ":"))
+        return self.views[seat]
+
+    def said(self, seat: int) -> str:
+        if self.told is None:
+            return "set-up"
+        chooser, label, secret = self.told
+        return f"{chooser}: {'?' if secret and not chooser.startswith(f'seat {seat} ') else label}"
+
+    def hash(self, seat: int) -> str:
+        chain, link = [], self
+        while link is not None and seat not in link.hashes:
+            chain.append(link)
+            link = link.before
+        known = link.hashes[seat] if link is not None else ""
+        for link in reversed(chain):
+            text = f"{known}|{link.said(seat)}|{link.view(seat)}"
+            known = link.hashes[seat] = hashlib.sha256(text.encode()).hexdigest()[:16]
+        return known
+
+
+class Play:
+    """A game in progress, apart from pyspiel: a Machine at a decision, or a rule step
+    waiting for chance. pyspiel's clone() deep-copies a state's attributes; this one's
+    deep copy is cheap, because machines are never changed once made (a step runs on
+    a clone) and are shared."""
+
+    def __init__(self, game):
+        self.g = game
+        self.machine = None  # the live machine, at a decision or the end
+        self.base = None  # while chance is pending: the machine before the step (None: set-up)
+        self.step_index = None  # the decision index the step applies (None: set-up)
+        self.events: list = []  # outcomes of the step's finished chance events
+        self.event = None  # the chance event being drawn
+        self.picks: list = []  # its outcomes so far, one per chance node
+        self.seen = None  # the last step's Seen
+        self.ids: list = []  # the pending decision's action ids
+        self.world_text = None
+        self.run_step(None)
+
+    def __deepcopy__(self, memo):
+        other = copy.copy(self)
+        other.events, other.picks = list(self.events), list(self.picks)
+        other.ids = list(self.ids)
+        return other
+
+    def run_step(self, told: str | None):
+        """Runs the pending step from its start with the chance outcomes known so far."""
+        chance = ScriptedChance(self.events)
+        try:
+            if self.base is None and self.step_index is None:
+                machine = Machine(self.g.program, self.g.players, chance)
+            else:
+                machine = self.base.clone()
+                machine.chance = chance
+                machine.choose_index(self.step_index)
+        except NeedChance as need:
+            self.event, self.picks = need.event, []
+            return
+        self.machine, self.base, self.step_index, self.events, self.event = machine, None, None, [], None
+        self.world_text = None
+        if machine.pending is not None and machine.steps >= self.g.max_steps:
+            machine.stop_at_limit(f"step limit: {self.g.max_steps} decisions")
+        self.remember(told)
+
+    def remember(self, told):
+        """Notes the step for the seats' information states; `told` is (chooser, label, secret)."""
+        self.seen = Seen(self.seen, told, self.machine)
+        d = self.machine.pending
+        self.ids = [] if d is None else self.g.action_ids(d.labels)
+
+    def current_player(self):
+        if self.event is not None:
+            return pyspiel.PlayerId.CHANCE
+        if self.machine.pending is None:
+            return pyspiel.PlayerId.TERMINAL
+        return self.machine.pending.seat
+
+    def legal_actions(self):
+        if self.event is not None:
+            return list(range(node_outcomes(self.event, self.picks)))
+        return sorted(self.ids)
+
+    def apply(self, action):
+        if self.event is not None:
+            self.picks.append(action)
+            if len(self.picks) < event_nodes(self.event):
+                return
+            self.events.append(event_outcome(self.event, self.picks))
+            self.event, self.picks = None, []
+            self.run_step(None)
+            return
+        d = self.machine.pending
+        index = self.ids.index(action)
+        told = (f"seat {d.seat} chose for {d.name}", d.labels[index], d.secret)
+        self.base, self.step_index = self.machine, index
+        self.run_step(told)
+
+    def action_text(self, action) -> str:
+        if self.event is None and self.machine.pending is not None and action in self.ids:
+            return self.machine.pending.labels[self.ids.index(action)]
+        if action < len(self.g.labels):
+            return self.g.labels[action]
+        return f"action {action}"
+
+    def is_terminal(self):
+        return self.event is None and self.machine.pending is None
+
+    def text(self) -> str:
+        """The whole state as text (the World's JSON, made once per machine)."""
+        if self.machine is None:
+            return f"set-up, chance outcomes {self.events} {self.picks}"
+        if self.world_text is None:
+            self.world_text = json.dumps(self.machine.w.snapshot(), sort_keys=True, separators=(",", ":"))
+        status = "over" if self.is_terminal() else f"waiting for seat {self.machine.pending.seat}"
+        if self.event is not None:
+            status = f"chance {self.events} {self.picks} after"
+        return f"{status} after {self.machine.steps} decisions: {self.world_text}"
+
+
+class RuledslState(pyspiel.State):
+    """OpenSpiel's side of a `Play`."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self._play = None  # made on first use: pyspiel's clone() makes a new state, then copies into it
+
+    @property
+    def play(self) -> Play:
+        if self._play is None:
+            self._play = Play(self.get_game())
+        return self._play
+
+    def current_player(self):
+        return self.play.current_player()
+
+    def _legal_actions(self, player):
+        return self.play.legal_actions()
+
+    def chance_outcomes(self):
+        n = node_outcomes(self.play.event, self.play.picks)
+        return [(a, 1.0 / n) for a in range(n)]
+
+    def _apply_action(self, action):
+        self.play.apply(action)
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
+        return self.play.action_text(action)
+
+    def is_terminal(self):
+        return self.play.is_terminal()
+
+    def returns(self):
+        play = self.play
+        if not play.is_terminal():
+            return [0.0] * play.g.players
+        return seat_returns(play.machine.result, play.g.players, play.g.returns_mode)
+
+    def __str__(self):
+        return self.play.text()
+
+
+def seat_returns(result, players: int, mode: str) -> list:
+    if mode == "score":
+        mean = sum(result.scores) / players
+        return [float(s - mean) for s in result.scores]
+    winners = set(result.winners)
+    if not winners or len(winners) == players:
+        return [0.0] * players
+    win, lose = 1.0 / len(winners), -1.0 / (players - len(winners))
+    return [win if s in winners else lose for s in range(players)]
+
+
+class SeatObserver:
+    """Strings only: a seat's information state (its hash chain and view) or observation (its view)."""
+
+    def __init__(self, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0, np.float32)
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        state = state.play
+        if state.machine is None:
+            return f"seat {player} at set-up"
+        head = f"seat {player} seen {state.seen.hash(player)} " if self.perfect_recall else f"seat {player} "
+        d = state.machine.pending
+        mine = f" to choose {d.name}: {d.labels}" if d is not None and d.seat == player and state.event is None else ""
+        return head + state.seen.view(player) + mine
+
+
+def load_game(path: str, players: int | None = None, returns: str = "win", max_steps: int = DEFAULT_MAX_STEPS):
+    """A .game file as an OpenSpiel game (see the module doc)."""
+    params = {"game": path, "returns": returns, "max_steps": max_steps}
+    if players is not None:
+        params["players"] = players
+    return RuledslGame(params)
+
+
+pyspiel.register_game(GAME_TYPE, RuledslGame)

@@ -1,0 +1,156 @@
+"""The OpenSpiel adapter (ruledsl/openspiel.py): OpenSpiel's own checks and algorithms.
+
+Skipped only when open_spiel is not installed (the `openspiel` extra, which CI installs).
+"""
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from ruledsl.openspiel import event_outcome, load_game  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GAMES = ROOT / "games"
+CLASSICS = ["tic_tac_toe", "kuhn_poker", "goofspiel", "pig"]
+# (game, player counts, simulations): fewer simulations for the long games
+FIVE = [("mafialand", (2, 3), 2), ("road_to_infamy", (2, 3), 2), ("the_boss", (2, 3), 2),
+        ("mafia_dollar", (2, 3), 1), ("bada_bing", (2, 3), 3)]
+
+
+@pytest.mark.parametrize("name", CLASSICS)
+def test_random_sim_test_on_the_classics(name):
+    game = load_game(str(EXAMPLES / f"{name}.game"), players=2)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name,players,sims", [(n, p, s) for n, counts, s in FIVE for p in counts])
+def test_random_sim_test_on_the_five_games(name, players, sims):
+    game = load_game(str(GAMES / f"{name}.game"), players=players)
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+
+
+def test_registered_with_pyspiel_by_parameters():
+    game = pyspiel.load_game("python_ruledsl", {"game": str(EXAMPLES / "tic_tac_toe.game"), "players": 2})
+    assert game.num_players() == 2
+    assert game.new_initial_state().current_player() == 0
+
+
+def test_a_shuffle_is_chance_nodes_one_card_at_a_time():
+    state = load_game(str(EXAMPLES / "kuhn_poker.game")).new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+    state.apply_action(2)
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    state.apply_action(0)
+    assert state.current_player() == 0  # three cards: two chance nodes, then seat 0 opens
+    assert event_outcome(("shuffle", (10, 11, 12)), [2, 0]) == [12, 10, 11]
+
+
+def test_a_die_roll_is_a_chance_node_of_its_faces():
+    game = load_game(str(EXAMPLES / "pig.game"))
+    state = game.new_initial_state()
+    roll = [a for a in state.legal_actions() if state.action_to_string(0, a) == "roll"][0]
+    state.apply_action(roll)
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(a, 1 / 6) for a in range(6)]
+    state.apply_action(3)  # a 4
+    assert state.current_player() == 0
+    assert '"turn_total":4' in str(state)
+
+
+def test_action_ids_are_stable_across_states():
+    game = load_game(str(EXAMPLES / "tic_tac_toe.game"))
+    state = game.new_initial_state()
+    ids = {state.action_to_string(0, a): a for a in state.legal_actions()}
+    state.apply_action(ids["a1"])
+    later = {state.action_to_string(1, a): a for a in state.legal_actions()}
+    assert "a1" not in later and later["b2"] == ids["b2"] and later["c3"] == ids["c3"]
+    assert len(set(ids.values())) == 9
+
+
+def test_a_sealed_bid_is_hidden_from_the_other_seat():
+    game = load_game(str(EXAMPLES / "goofspiel.game"))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    seen = set()
+    own = set()
+    for bid in state.legal_actions():
+        after = state.clone()
+        after.apply_action(bid)
+        assert after.current_player() == 1
+        seen.add(after.information_state_string(1))
+        own.add(after.information_state_string(0))
+    assert len(seen) == 1  # seat 1 cannot tell seat 0's bids apart
+    assert len(own) == 13  # seat 0 remembers its own
+
+
+def test_kuhn_information_states_show_only_the_own_card():
+    game = load_game(str(EXAMPLES / "kuhn_poker.game"))
+    mine, theirs = set(), set()
+    for first in range(3):
+        for second in range(2):
+            state = game.new_initial_state()
+            state.apply_action(first)
+            state.apply_action(second)
+            mine.add(state.information_state_string(0))
+            theirs.add((first, state.information_state_string(0)))
+    assert len(mine) == 3  # seat 0 holds one of three cards; the other card is unseen
+    assert len(theirs) == 3
+
+
+def test_returns_win_and_score():
+    path = str(EXAMPLES / "kuhn_poker.game")
+    for returns, bound in (("win", 1.0), ("score", 2.0)):
+        game = load_game(path, returns=returns)
+        rng = np.random.RandomState(1)
+        for _ in range(20):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            r = state.returns()
+            assert sum(r) == 0 and max(abs(x) for x in r) <= bound and max(r) > 0
+
+
+def test_bad_parameters_are_refused():
+    with pytest.raises(ValueError, match="players"):
+        load_game(str(EXAMPLES / "kuhn_poker.game"), players=3)
+    with pytest.raises(ValueError, match="returns"):
+        load_game(str(EXAMPLES / "kuhn_poker.game"), returns="money")
+
+
+@pytest.mark.slow
+def test_cfr_on_kuhn_poker_reaches_the_game_value():
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+    game = load_game(str(EXAMPLES / "kuhn_poker.game"), returns="score")
+    solver = cfr.CFRSolver(game)
+    for _ in range(300):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(), [policy] * 2)
+    assert abs(value[0] - (-1 / 18)) < 0.005
+    assert exploitability.exploitability(game, policy) < 0.01
+
+
+@pytest.mark.slow
+def test_openspiel_mcts_never_loses_tic_tac_toe_to_random():
+    from open_spiel.python.algorithms import mcts
+    game = load_game(str(EXAMPLES / "tic_tac_toe.game"))
+    rng = np.random.RandomState(0)
+    outcomes = []
+    for i in range(100):
+        bot = mcts.MCTSBot(game, uct_c=2, max_simulations=400, solve=True, random_state=rng,
+                           evaluator=mcts.RandomRolloutEvaluator(1, rng))
+        state, seat = game.new_initial_state(), i % 2
+        while not state.is_terminal():
+            if state.current_player() == seat:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        outcomes.append(state.returns()[seat])
+    assert min(outcomes) >= 0, f"lost {outcomes.count(-1.0)} of 100"

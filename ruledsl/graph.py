@@ -62,6 +62,9 @@ def expr_text(e) -> str:
         return f"{e.name}({', '.join(expr_text(a) for a in e.args)})"
     if isinstance(e, ast.Int):
         return str(e.value)
+    if isinstance(e, (ast.Aggregate, ast.Filter)):
+        head = getattr(e, "func", "")
+        return f"{head}({e.var} in {expr_text(e.source)}{' where …' if e.where is not None else ''})"
     return "…"
 
 

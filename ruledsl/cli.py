@@ -15,6 +15,7 @@ import click
 
 from . import __version__, shipped
 from .agents import AgentError, ask_agent, make_agent, parse_agent_spec
+from .cli_help import add_epilogs
 from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
 from .graph import FORMATS, GraphError
@@ -189,12 +190,6 @@ def schema_command(name):
     """Print the JSON Schema of a file format: `transcript` (one record, a line of a transcript).
 
     Every line of a transcript written by `ruledsl play --record` validates against it.
-
-    \b
-    Example:
-      ruledsl schema transcript > transcript.schema.json
-
-    Exit codes: 0.
     """
     from .schema import text
     click.echo(text(name), nl=False)
@@ -291,7 +286,8 @@ def playout_options(command):
 @main.command("simulate")
 @click.argument("game_path", metavar="GAME")
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
-@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
+              help="How many games to play.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game i uses seed SEED+i.")
 @playout_options
 @guarded
@@ -362,7 +358,7 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
 @main.command()
 @click.argument("game_path", metavar="[GAME]", required=False)
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
-@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed for chance and the random agents.")
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random decisions to make first.")
 @click.option("--transcript", "-t", "transcript_path", type=click.Path(dir_okay=False),
@@ -465,3 +461,6 @@ def graph_command(game_path, fmt, rule):
         click.echo(render_graph(game, fmt, rule), nl=False)
     except GraphError as err:
         raise Failure(f"error: {err}") from None
+
+
+add_epilogs(main)  # each command's --help ends with its arguments, examples and exit codes

@@ -6,7 +6,8 @@ what the declaration says, never by the game:
 - `grid`: two int attributes named x/y, col/row or column/row, or every space
   named letter+number (a1..h8: the letter is the column, the number the row,
   row 1 at the bottom, as on a chess board);
-- `ring`: a `loop` board, or a `graph` board whose first-link walk from its first
+- `ring`: a `loop` board (a circle, or the edge of a square when it is long), or a
+  `graph` board whose first-link walk from its first
   space comes back round (spaces off that ring sit inside it, near their links);
 - `row`: a `line` board, in rows of at most ROW spaces;
 - `layers`: any other `graph` board, by link distance from its first space;
@@ -18,6 +19,7 @@ import math
 import re
 
 ROW = 10
+RING_MAX = 12  # more spaces than this: a ring goes round the edge of a square
 COORD_PAIRS = (("x", "y"), ("col", "row"), ("column", "row"))
 NAMED_CELL = re.compile(r"^([a-z])(\d{1,2})$")
 
@@ -89,11 +91,27 @@ def _normalised(coords: dict) -> dict:
 
 
 def ring_coords(spaces) -> dict:
-    """Clockwise from the top, about one cell apart."""
+    """Clockwise from the top, about one cell apart: a circle, or for more than
+    RING_MAX spaces the edge of a square (as round a board)."""
     n = len(spaces)
+    if n > RING_MAX:
+        return square_ring(spaces)
     radius = max(1.2, n * 1.25 / (2 * math.pi))
     return {s: (radius + radius * math.sin(2 * math.pi * i / n),
                 radius - radius * math.cos(2 * math.pi * i / n)) for i, s in enumerate(spaces)}
+
+
+def square_ring(spaces) -> dict:
+    """Evenly along the edge of a square, clockwise from the top left corner."""
+    side = math.ceil(len(spaces) / 4)
+    out = {}
+    for i, s in enumerate(spaces):
+        t = round(i * 4 * side / len(spaces))  # whole slots: no two spaces meet at a corner
+        edge, along = divmod(t, side)
+        corners = [(0, 0), (side, 0), (side, side), (0, side)]
+        (x0, y0), (x1, y1) = corners[int(edge)], corners[(int(edge) + 1) % 4]
+        out[s] = (x0 + (x1 - x0) * along / side, y0 + (y1 - y0) * along / side)
+    return out
 
 
 def row_coords(spaces, snake: bool = True) -> dict:
@@ -123,7 +141,7 @@ def main_cycle(spaces, links) -> list | None:
 def ring_with_inner(spaces, cycle, links) -> dict:
     """The cycle as a ring; each other space inside it, pulled in from its ring neighbours."""
     coords = ring_coords(cycle)
-    radius = max(1.2, len(cycle) * 1.25 / (2 * math.pi))
+    radius = (max(x for x, _ in coords.values()) + min(x for x, _ in coords.values())) / 2
     for s in spaces:
         if s in coords:
             continue

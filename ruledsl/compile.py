@@ -42,6 +42,21 @@ def compile_game(model, path: str, sources: dict | None = None, fuse: bool = Tru
     return prog
 
 
+SETUP_ORDER = ("constants, shared fields, player fields, board fields and card fields are set up in that "
+               "order, zones last")
+
+
+def _at_setup(fn, span, what):
+    """A starting value; failing, it is a runtime error at its declaration (R009), not a crash."""
+    def initial(w, env):
+        try:
+            return fn(w, env)
+        except RUNTIME_FAILURES:
+            raise GameRuntimeError(span, "R009", f"{what} can't be computed at set-up: it reads something not "
+                                                 f"set up yet ({SETUP_ORDER})") from None
+    return initial
+
+
 def _bind_var(fn, var, as_var):
     if var == as_var:
         return fn
@@ -50,11 +65,11 @@ def _bind_var(fn, var, as_var):
 
 def _tables(model, prog, ex):
     for name, c in model.consts.items():
-        prog.consts.append((name, ex(c.value)))
+        prog.consts.append((name, _at_setup(ex(c.value), c.span, f"constant '{name}'")))
     for owner, table, out in (("shared", model.shared_fields, prog.shared_fields),
                               ("player", model.player_fields, prog.player_fields)):
         for name, f in table.items():
-            out.append((name, ex(f.default)))
+            out.append((name, _at_setup(ex(f.default), f.span, f"the starting value of {owner} field '{name}'")))
             _labeler(model, prog, owner, f)
             if f.secret:
                 prog.secret_player_fields[name] = True
@@ -74,7 +89,8 @@ def _tables(model, prog, ex):
         for s in spaces:
             fwd.setdefault(s, s)
             bwd.setdefault(s, s)
-        fields = [(f.name, ex(f.default)) for f in info.fields.values()]
+        fields = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field '{f.name}'"))
+                  for f in info.fields.values()]
         for f in info.fields.values():
             _labeler(model, prog, name, f)
         links = {s: [] for s in spaces}
@@ -127,7 +143,8 @@ def _cards(model, prog, ex):
                                      "depend on the player count, and defs of those"))
         prog.cardset_ids[name] = ids
         if cs.fields:
-            prog.card_fields[name] = [(f.name, ex(f.default)) for f in cs.fields.values()]
+            prog.card_fields[name] = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field "
+                                                                                  f"'{f.name}'")) for f in cs.fields.values()]
     return errors
 
 

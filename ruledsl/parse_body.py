@@ -8,6 +8,8 @@ from lark import v_args
 from . import ast
 from .errors import Diagnostic
 
+MAX_INT_DIGITS = 18  # a number literal; larger ones are E005
+
 
 ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -188,6 +190,9 @@ class BodyBuilder:
     # -- expressions
     @v_args(meta=True)
     def int_lit(self, meta, ch):
+        if len(ch[0]) > MAX_INT_DIGITS:
+            self.errors.append(Diagnostic(self.span(meta), "E005", f"a number has at most {MAX_INT_DIGITS} digits"))
+            return ast.Int(span=self.span(meta), value=0)
         return ast.Int(span=self.span(meta), value=int(ch[0]))
 
     @v_args(meta=True)

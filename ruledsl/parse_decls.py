@@ -7,6 +7,9 @@ from . import ast
 from .parse_body import unquote
 
 
+OVERRIDDEN = object()  # what the `override` keyword builds
+
+
 class DeclBuilder:
     """Tree -> declaration nodes; mixed into parse.Builder (span, text, pick, unquote)."""
 
@@ -21,10 +24,10 @@ class DeclBuilder:
         return ast.Extends(span=self.span(meta), path=unquote(ch[0]))
 
     def override(self, ch):
-        return "override"
+        return OVERRIDDEN
 
     def _split_override(self, ch):
-        if ch and ch[0] == "override":
+        if ch and ch[0] is OVERRIDDEN:  # not a name spelled "override"
             return True, ch[1:]
         return False, ch
 

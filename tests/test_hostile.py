@@ -110,3 +110,30 @@ def test_a_long_source_line_is_shown_as_a_window_with_the_caret_under_the_error(
     assert head.endswith("error: a statement must be a rule call or an assignment [E003]")
     assert source.startswith("    ...") and len(source) <= 4 + 3 + 120 + 3
     assert source[caret.index("^"):caret.index("^") + 4] == "oops" and caret.strip() == "^^^^"
+
+
+# ---------------------------------------------------------------- hostile game files: diagnostics, not crashes
+HOSTILE = [  # (game text after the title line, what the message says, where)
+    ("const override = 2\nrule flow() { say \"{override}\" }\n", None, None),
+    ("enum override { a b }\nrule flow() { }\n", None, None),
+    ("const X = 1" + "0" * 5000 + "\nrule flow() { }\n", "error: a number has at most 18 digits [E005]", ":2:11:"),
+    ("shared {\n  a: int = b + 1\n  b: int = 1\n}\nrule flow() { say \"{a}\" }\n",
+     "runtime error: the starting value of shared field 'a' can't be computed at set-up", ":3:3:"),
+    ("cards c(a: int) { card 1 }\nzone z: c public\nshared { t: c? = top(z) }\nrule flow() { }\n",
+     "runtime error: the starting value of shared field 't' can't be computed at set-up", ":4:10:"),
+]
+
+
+@pytest.mark.parametrize("body,message,where", HOSTILE, ids=["const_override", "enum_override", "long_number",
+                                                            "forward_field", "field_reads_zone"])
+def test_hostile_declarations_get_a_diagnostic_not_an_internal_error(tmp_path, body, message, where):
+    game = tmp_path / "h.game"
+    game.write_text('game "H" players 2..2\n' + body)
+    result = CliRunner().invoke(main, ["play", str(game)])
+    assert "internal error" not in result.output and "Traceback" not in result.output
+    if message is None:
+        assert result.exit_code == 0, result.output  # 'override' is a fine name for a constant or an enum
+    else:
+        assert result.exit_code == 1
+        line = next(line for line in result.output.splitlines() if message in line)
+        assert line.startswith(f"{game}{where}")

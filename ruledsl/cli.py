@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from . import __version__, shipped
+from . import __version__, api
 from .agents import AgentError, ask_agent, make_agent, parse_agent_spec
 from .cli_help import add_epilogs
 from .compare import compare_files
@@ -91,9 +91,10 @@ def guarded(command):
 # ---------------------------------------------------------------- shared steps
 def load(path: str):
     """A game by path, or by a shipped game's name (`ruledsl list`)."""
-    found = shipped.resolve(path)
-    if found is None:
-        raise Failure(f"error: {path}: no such file, nor a shipped game (`ruledsl list` shows them)")
+    try:
+        found = api.find(path)
+    except api.GameNotFound as err:
+        raise Failure(f"error: {err}") from None
     return load_game(found)
 
 
@@ -168,7 +169,7 @@ def list_command(as_json):
     extend one with `extends "ruledsl:NAME"`.
     """
     rows = []
-    for name, path in shipped.names():
+    for name, path in api.shipped_games():
         try:
             prog = load_game(path).program
             low, high = prog.min_players, prog.max_players

@@ -6,7 +6,10 @@ pending Decision, and answers with an index into `decision.labels`:
     agent.choose(view, decision) -> int
 
 Agents that never look at the view say so with `needs_view = False`, so the
-driver can skip building it (simulations run many games).
+driver can skip building it (simulations run many games). A searching agent
+(`needs_machine = True`, e.g. mcts) is also given the game itself,
+`choose(view, decision, machine)`, to copy and search from; it must not read what
+its seat cannot see. Plug-ins: docs/agents.md.
 """
 from __future__ import annotations
 
@@ -138,11 +141,14 @@ def _quoted(labels) -> str:
     return ", ".join(f'"{label}"' for label in labels)
 
 
-KINDS = ("random", "first", "human", "scripted")
+KINDS = ("random", "first", "human", "scripted", "mcts")
+ENTRY_POINTS = "ruledsl.agents"  # plug-in agents by name: factory(seat, seed, arg)
 
 
 def make_agent(kind: str, seat: int, seed, script=None):
-    """Builds an agent by kind name; `script` is the label list of a scripted agent."""
+    """Builds an agent by kind: a built-in name, an entry point of the `ruledsl.agents`
+    group, or `module:Class`. `script` is what followed the kind after a colon (a
+    scripted agent's labels as a list, mcts's budget, a plug-in's argument)."""
     if kind == "random":
         return RandomAgent(seat, seed)
     if kind == "first":
@@ -151,26 +157,98 @@ def make_agent(kind: str, seat: int, seed, script=None):
         return HumanAgent(seat)
     if kind == "scripted":
         return ScriptedAgent(seat, script or [])
-    raise AgentError(f"unknown agent kind '{kind}'; kinds: {', '.join(KINDS)}")
+    if kind == "mcts":
+        from .mcts import BudgetError, MctsAgent
+        try:
+            return MctsAgent(seat, seed, script)
+        except BudgetError as err:
+            raise AgentError(str(err)) from None
+    return plug_in(kind, seat, seed, script)
+
+
+def known_kinds() -> list:
+    return list(KINDS) + sorted(entry_points())
+
+
+def entry_points() -> dict:
+    from importlib.metadata import entry_points as found
+    return {ep.name: ep for ep in found(group=ENTRY_POINTS)}
+
+
+def plug_in(kind: str, seat: int, seed, arg):
+    """A plug-in agent: `module:Class` or an entry point's name; called as factory(seat, seed, arg)."""
+    points = entry_points()
+    if kind in points:
+        where = f"entry point '{kind}' ({points[kind].value})"
+        try:
+            factory = points[kind].load()
+        except Exception as err:  # noqa: BLE001 - a broken plug-in is the user's to fix: say why
+            raise AgentError(f"{where} cannot be loaded: {type(err).__name__}: {err}") from None
+    elif ":" in kind:
+        factory, where = import_factory(kind), f"'{kind}'"
+    else:
+        raise AgentError(f"unknown agent kind '{kind}'; kinds: {', '.join(known_kinds())}, "
+                         "or module:Class for a plug-in")
+    try:
+        agent = factory(seat, seed, arg)
+    except Exception as err:  # noqa: BLE001
+        raise AgentError(f"agent {where} could not be made for seat {seat}: {type(err).__name__}: {err}") from None
+    if not callable(getattr(agent, "choose", None)):
+        raise AgentError(f"agent {where} has no choose(view, decision) method")
+    return agent
+
+
+def import_factory(kind: str):
+    import importlib
+    module_name, _, attr = kind.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as err:  # noqa: BLE001
+        raise AgentError(f"agent '{kind}': cannot import module '{module_name}': {type(err).__name__}: {err}") from None
+    factory = getattr(module, attr, None)
+    if factory is None:
+        raise AgentError(f"agent '{kind}': module '{module_name}' has no '{attr}'")
+    return factory
 
 
 def parse_agent_spec(spec: str):
-    """`SEAT=KIND` or `SEAT=scripted:label,label,...` -> (seat, kind, script)."""
+    """`SEAT=KIND[:ARG]` -> (seat, kind, arg); `SEAT=scripted:label,label,...` gives the labels
+    as a list; `SEAT=module:Class[:ARG]` names a plug-in class. The agent is not made here."""
     seat_text, sep, kind = spec.partition("=")
     if not sep or not seat_text.strip().isdigit():
-        raise AgentError(f"'{spec}': write --agent SEAT=KIND, e.g. 1=human (kinds: {', '.join(KINDS)})")
-    kind, _, script_text = kind.strip().partition(":")
-    script = [s.strip() for s in script_text.split(",")] if script_text else None
-    if kind not in KINDS:
-        raise AgentError(f"unknown agent kind '{kind}'; kinds: {', '.join(KINDS)}")
-    return int(seat_text), kind, script
+        raise AgentError(f"'{spec}': write --agent SEAT=KIND, e.g. 1=human (kinds: {', '.join(known_kinds())})")
+    kind, _, arg = kind.strip().partition(":")
+    if kind == "scripted":
+        return int(seat_text), kind, [s.strip() for s in arg.split(",")] if arg else None
+    if kind in KINDS or kind in entry_points():
+        return int(seat_text), kind, arg or None
+    if not arg or not all(part.isidentifier() for part in kind.split(".")):
+        raise AgentError(f"unknown agent kind '{kind}'; kinds: {', '.join(known_kinds())}, "
+                         "or module:Class for a plug-in")
+    cls, _, arg = arg.partition(":")
+    return int(seat_text), f"{kind}:{cls}", arg or None
+
+
+def seat_agents(specs, players: int, seed) -> tuple:
+    """Agents for every seat from `SEAT=KIND` specs (random by default); returns (agents, kinds)."""
+    kinds = ["random"] * players
+    args: list = [None] * players
+    for spec in specs:
+        seat, kind, arg = parse_agent_spec(spec)
+        if seat >= players:
+            raise AgentError(f"--agent {spec}: there are seats 0..{players - 1}")
+        kinds[seat], args[seat] = kind, arg
+    return [make_agent(kind, seat, seed, args[seat]) for seat, kind in enumerate(kinds)], kinds
 
 
 def ask_agent(agent, machine) -> int:
     """The index an agent picks for the machine's pending decision (only its seat's view)."""
     decision = machine.pending
-    view = machine.w.snapshot(decision.seat) if agent.needs_view else None
-    index = agent.choose(view, decision)
+    view = machine.w.snapshot(decision.seat) if getattr(agent, "needs_view", True) else None
+    if getattr(agent, "needs_machine", False):
+        index = agent.choose(view, decision, machine)
+    else:
+        index = agent.choose(view, decision)
     if not isinstance(index, int) or not 0 <= index < len(decision.labels):
         raise AgentError(f"seat {decision.seat}: agent answered {index!r}, not an option index "
                          f"0..{len(decision.labels) - 1}")

@@ -14,7 +14,7 @@ import sys
 import click
 
 from . import __version__, api
-from .agents import AgentError, ask_agent, make_agent, parse_agent_spec
+from .agents import AgentError, ask_agent, seat_agents
 from .cli_help import add_epilogs
 from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
@@ -108,15 +108,15 @@ def player_count(game, players: int | None) -> int:
 
 def build_agents(specs, players: int, seed: int):
     """Agents for every seat from `--agent SEAT=KIND` options (random by default); returns (agents, kinds)."""
-    kinds = ["random"] * players
-    scripts: list = [None] * players
-    for spec in specs:
-        seat, kind, script = parse_agent_spec(spec)
-        if seat >= players:
-            raise Failure(f"error: --agent {spec}: there are seats 0..{players - 1}")
-        kinds[seat], scripts[seat] = kind, script
-    agents = [make_agent(kind, seat, seed, scripts[seat]) for seat, kind in enumerate(kinds)]
-    return agents, kinds
+    return seat_agents(specs, players, seed)
+
+
+def check_agents(specs, players: int):
+    """Makes the agents once, so a bad --agent fails before any game; a human cannot sit in a simulation."""
+    _, kinds = seat_agents(specs, players, 0)
+    if "human" in kinds:
+        raise Failure("error: --agent ...=human: simulate and compare play without a terminal; "
+                      "use play for a human seat")
 
 
 def onlooker(kinds: list):
@@ -214,7 +214,8 @@ def check_one(path: str) -> str | None:
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed for chance and random agents.")
 @click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
-              help="Who plays a seat: random, first, human, or scripted:LABEL,LABEL,... (default random).")
+              help="Who plays a seat: random, first, human, scripted:LABEL,LABEL,..., mcts[:SIMS[:DEPTH]], "
+                   "or a plug-in (docs/agents.md) (default random).")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), help="Write a JSON Lines transcript.")
 @click.option("--max-steps", type=click.IntRange(min=0), help="Stop after this many decisions.")
 @guarded
@@ -276,7 +277,10 @@ def recorded_game_path(recorded: str, transcript_path: str) -> str:
 
 
 def playout_options(command):
-    """--json, --max-steps and --jobs, as simulate and compare take them."""
+    """--json, --max-steps, --jobs and --agent, as simulate and compare take them."""
+    command = click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
+                           help="Who plays a seat in every game: random (default), first, mcts[:SIMS[:DEPTH]], "
+                                "an entry point of ruledsl.agents, or module:Class (docs/agents.md).")(command)
     command = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
                            help="Processes to spread the games over (same results, less time).")(command)
     command = click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,
@@ -292,7 +296,7 @@ def playout_options(command):
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game i uses seed SEED+i.")
 @playout_options
 @guarded
-def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
+def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, agent_specs):
     """Play many random games and summarize how they ended.
 
     Exit code 0 when every game ran to its end, 1 when a rule failed in any game
@@ -303,8 +307,10 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
     """
     game = load(game_path)
     n = player_count(game, players)
+    check_agents(agent_specs, n)
     with terminal_progress(games) as progress:
-        summary = simulate_file(game.path, n, games, seed, max_steps, jobs, progress, program=game.program)
+        summary = simulate_file(game.path, n, games, seed, max_steps, jobs, progress, program=game.program,
+                                agents=agent_specs)
     if as_json:
         click.echo(json.dumps(summary.as_json()))
     else:
@@ -325,7 +331,7 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs):
 @click.option("--seed-b", type=int, help="B's game i uses seed SEED_B+i (default: the same seeds as A).")
 @playout_options
 @guarded
-def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_steps, jobs):
+def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_steps, jobs, agent_specs):
     """Play the same seeds on games A and B (e.g. a base game and a house-rule
     variant) and report, metric by metric, A, B, B - A, a test and a verdict.
 
@@ -343,9 +349,11 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
         players = max(game_a.program.min_players, game_b.program.min_players)
     n = player_count(game_a, players)
     player_count(game_b, n)
+    check_agents(agent_specs, n)
     programs = {game_a.path: game_a.program, game_b.path: game_b.program}
     with terminal_progress(2 * games) as progress:
-        report = compare_files(game_a.path, game_b.path, n, games, seed, seed_b, max_steps, jobs, progress, programs)
+        report = compare_files(game_a.path, game_b.path, n, games, seed, seed_b, max_steps, jobs, progress, programs,
+                               agents=agent_specs)
     if as_json:
         click.echo(json.dumps(report.as_json()))
     else:

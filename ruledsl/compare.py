@@ -83,6 +83,7 @@ class Report:
     seed_a: int
     seed_b: int
     metrics: list
+    agents: tuple = ()  # `SEAT=KIND` specs; the other seats are random
 
     @property
     def flagged(self) -> list:
@@ -97,10 +98,14 @@ class Report:
             return {"game": summary.path, "seeds": [seed, seed + self.games - 1], "games": summary.games,
                     "errors": summary.errors, "error_list": summary.errors_json(),
                     "errors_not_listed": summary.errors - len(summary.error_list)}
-        return {"players": self.players, "games": self.games, "a": side(self.a, self.seed_a),
+        return {"players": self.players, "games": self.games, "agents": list(self.agents),
+                "a": side(self.a, self.seed_a),
                 "b": side(self.b, self.seed_b), "alpha": ALPHA, "correction": "holm",
                 "tested": sum(m.p is not None for m in self.metrics),
                 "flagged": [m.name for m in self.flagged], "metrics": [m.as_json() for m in self.metrics]}
+
+    def agents_text(self) -> str:
+        return "agents " + ", ".join(self.agents) + " (others random)" if self.agents else "random agents"
 
     def text(self) -> list:
         tested = sum(m.p is not None for m in self.metrics)
@@ -108,7 +113,7 @@ class Report:
                  f"({self.a.games - self.a.errors} games finished, {self.a.errors} errors)",
                  f"B: {self.b.path}, seeds {self.seed_b}..{self.seed_b + self.games - 1} "
                  f"({self.b.games - self.b.errors} games finished, {self.b.errors} errors)",
-                 f"{self.players} players, random agents; p two-sided; Holm p adjusted over the {tested} "
+                 f"{self.players} players, {self.agents_text()}; p two-sided; Holm p adjusted over the {tested} "
                  f"tested metrics; * Holm p < {ALPHA}, ** Holm p < {STRONG}", ""]
         rows = [("metric", "A", "B", "B - A", "test", "p", "Holm p", "verdict")]
         for m in self.metrics:
@@ -127,18 +132,21 @@ class Report:
 
 # ---------------------------------------------------------------- running
 def compare_files(path_a: str, path_b: str, players: int, games: int, seed: int, seed_b: int | None = None,
-                  max_steps: int | None = None, jobs: int = 1, progress=None, programs=None) -> Report:
+                  max_steps: int | None = None, jobs: int = 1, progress=None, programs=None,
+                  agents: tuple = ()) -> Report:
     """Plays `games` random games of each file (A on seeds seed.., B on seed_b..,
     by default the same seeds) and compares them. `programs` maps paths to programs
-    already loaded; `progress(n)` is told of finished games (2 * games in all)."""
+    already loaded; `progress(n)` is told of finished games (2 * games in all);
+    `agents` (`SEAT=KIND` specs) play the seats they name in both games."""
     seed_b = seed if seed_b is None else seed_b
-    blocks_a = seed_blocks(path_a, players, games, seed, max_steps, jobs, keep_records=True)
-    blocks_b = seed_blocks(path_b, players, games, seed_b, max_steps, jobs, keep_records=True)
+    blocks_a = seed_blocks(path_a, players, games, seed, max_steps, jobs, keep_records=True, agents=agents)
+    blocks_b = seed_blocks(path_b, players, games, seed_b, max_steps, jobs, keep_records=True, agents=agents)
     parts = run_blocks(blocks_a + blocks_b, jobs, progress, programs)
     a = merged(parts[:len(blocks_a)], players, path_a, keep_records=True)
     b = merged(parts[len(blocks_a):], players, path_b, keep_records=True)
     paired = seed == seed_b
-    return Report(players, games, a, b, seed, seed_b, metrics(a.records, b.records, players, paired))
+    return Report(players, games, a, b, seed, seed_b, metrics(a.records, b.records, players, paired),
+                  tuple(agents))
 
 
 def metrics(a: list, b: list, players: int, paired: bool = False) -> list:

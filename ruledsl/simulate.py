@@ -22,7 +22,7 @@ from collections import Counter
 import attrs
 import click
 
-from .agents import RandomAgent
+from .agents import RandomAgent, ask_agent, seat_agents
 from .errors import GameRuntimeError, Span
 from .runtime import Machine, RandomChance
 
@@ -34,9 +34,12 @@ def limit_reason(max_steps: int) -> str:
     return f"step limit: {max_steps} decisions"
 
 
-def playout(program, players: int, seed: int, max_steps: int | None = None):
-    """One game with random agents; returns (Result, steps)."""
+def playout(program, players: int, seed: int, max_steps: int | None = None, agents: tuple = ()):
+    """One game with random agents, or those `agents` specs name (`SEAT=KIND`, made
+    afresh for the game's seed); returns (Result, steps)."""
     machine = Machine(program, players, RandomChance(seed))
+    if agents:
+        return play_with(machine, seat_agents(agents, players, seed)[0], max_steps)
     agents = [RandomAgent(seat, seed) for seat in range(players)]
     while machine.pending is not None:
         if max_steps is not None and machine.steps >= max_steps:
@@ -44,6 +47,15 @@ def playout(program, players: int, seed: int, max_steps: int | None = None):
             break
         decision = machine.pending
         machine.choose_index(agents[decision.seat].choose(None, decision))
+    return machine.result, machine.steps
+
+
+def play_with(machine, agents: list, max_steps: int | None):
+    while machine.pending is not None:
+        if max_steps is not None and machine.steps >= max_steps:
+            machine.stop_at_limit(limit_reason(max_steps))
+            break
+        machine.choose_index(ask_agent(agents[machine.pending.seat], machine))
     return machine.result, machine.steps
 
 
@@ -181,14 +193,15 @@ class Summary:
 
 
 def simulate(program, players: int, games: int, seed: int, max_steps: int | None = None,
-             progress=None, summary: Summary | None = None) -> Summary:
-    """Plays `games` random games; `progress(n)` (optional) is told of each finished one.
-    The games are added to `summary` when one is given (e.g. one that keeps records)."""
+             progress=None, summary: Summary | None = None, agents: tuple = ()) -> Summary:
+    """Plays `games` games (random agents, or as `agents` specs say); `progress(n)` (optional)
+    is told of each finished one. The games are added to `summary` when one is given (e.g. one
+    that keeps records)."""
     summary = Summary.empty(players) if summary is None else summary
     start = time.perf_counter()
     for i in range(games):
         try:
-            result, steps = playout(program, players, seed + i, max_steps)
+            result, steps = playout(program, players, seed + i, max_steps, agents)
         except GameRuntimeError as err:
             summary.add_error(seed + i, err)
         else:
@@ -209,15 +222,16 @@ class Block:
     seed: int
     max_steps: int | None
     keep_records: bool = False
+    agents: tuple = ()  # `SEAT=KIND` specs: agents are made from them in each process
 
 
 def seed_blocks(path: str, players: int, games: int, seed: int, max_steps: int | None, jobs: int,
-                keep_records: bool = False) -> list:
+                keep_records: bool = False, agents: tuple = ()) -> list:
     """Cuts seeds seed..seed+games-1 into about BLOCKS_PER_JOB blocks per process."""
     count = max(1, min(games, jobs * BLOCKS_PER_JOB)) if jobs > 1 else 1
     sizes = [games // count + (1 if i < games % count else 0) for i in range(count)]
     starts = [seed + sum(sizes[:i]) for i in range(count)]
-    return [Block(path, players, n, s, max_steps, keep_records) for n, s in zip(sizes, starts)]
+    return [Block(path, players, n, s, max_steps, keep_records, tuple(agents)) for n, s in zip(sizes, starts)]
 
 
 _WORKER_PROGRAMS: dict = {}  # in a pool process: game path -> program, loaded once per process
@@ -230,7 +244,8 @@ def _load_program(path: str):
 
 def play_block(block: Block, program, progress=None) -> Summary:
     summary = Summary.empty(block.players, block.path, block.keep_records)
-    return simulate(program, block.players, block.games, block.seed, block.max_steps, progress, summary)
+    return simulate(program, block.players, block.games, block.seed, block.max_steps, progress, summary,
+                    block.agents)
 
 
 def _play_block_in_worker(block: Block) -> Summary:
@@ -270,12 +285,13 @@ def merged(parts: list, players: int, path: str = "", keep_records: bool = False
 
 
 def simulate_file(path: str, players: int, games: int, seed: int, max_steps: int | None = None,
-                  jobs: int = 1, progress=None, program=None, keep_records: bool = False) -> Summary:
+                  jobs: int = 1, progress=None, program=None, keep_records: bool = False,
+                  agents: tuple = ()) -> Summary:
     """Like `simulate`, over `jobs` processes, each loading the game from `path` (or
     using `program`, already loaded, in this one). The summary is the same as with
     one process (blocks are merged in seed order); only `seconds` differs."""
     begin = time.perf_counter()
-    blocks = seed_blocks(path, players, games, seed, max_steps, jobs, keep_records)
+    blocks = seed_blocks(path, players, games, seed, max_steps, jobs, keep_records, agents)
     programs = {path: program} if program is not None else None
     total = merged(run_blocks(blocks, jobs, progress, programs), players, path, keep_records)
     total.seconds = time.perf_counter() - begin

@@ -163,7 +163,8 @@ def test_play_reports_a_runtime_rule_failure_without_traceback(games_dir):
 def test_play_bad_agent_options(games_dir):
     unknown = run("play", "dice_race.game", "--agent", "1=robot")
     assert unknown.exit_code == 1
-    assert unknown.stderr == "error: unknown agent kind 'robot'; kinds: random, first, human, scripted\n"
+    assert unknown.stderr == ("error: unknown agent kind 'robot'; kinds: random, first, human, scripted, mcts, "
+                              "or module:Class for a plug-in\n")
     seat = run("play", "dice_race.game", "--agent", "5=first")
     assert seat.exit_code == 1 and "there are seats 0..1" in seat.stderr
 

@@ -16,6 +16,7 @@ import click
 from . import __version__, api
 from .agents import AgentError, ask_agent, seat_agents
 from .cli_help import add_epilogs
+from .cli_info import list_command, schema_command
 from .compare import compare_files
 from .errors import GameRuntimeError, RuleError
 from .graph import FORMATS, GraphError
@@ -157,43 +158,6 @@ def check(paths):
             failed += 1
             click.echo(message, err=True)
     sys.exit(1 if failed else 0)
-
-
-@main.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {name, title, players, path}.")
-@guarded
-def list_command(as_json):
-    """List the games that ship with ruledsl: name, title and player counts.
-
-    Any command that takes a GAME takes one of these names, and a variant can
-    extend one with `extends "ruledsl:NAME"`.
-    """
-    rows = []
-    for name, path in api.shipped_games():
-        try:
-            prog = load_game(path).program
-            low, high = prog.min_players, prog.max_players
-            title, players = prog.title, str(low) if low == high else f"{low}..{high}"
-        except RuleError:
-            title, players = "(does not check: run `ruledsl check`)", "?"
-        rows.append({"name": name, "title": title, "players": players, "path": path})
-    if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False))
-        return
-    width = max((len(r["name"]) for r in rows), default=4)
-    for r in rows:
-        click.echo(f"{r['name']:<{width}}  {r['players']:>6}  {r['title']}")
-
-
-@main.command("schema")
-@click.argument("name", type=click.Choice(["transcript"]))
-def schema_command(name):
-    """Print the JSON Schema of a file format: `transcript` (one record, a line of a transcript).
-
-    Every line of a transcript written by `ruledsl play --record` validates against it.
-    """
-    from .schema import text
-    click.echo(text(name), nl=False)
 
 
 def check_one(path: str) -> str | None:
@@ -472,4 +436,6 @@ def graph_command(game_path, fmt, rule):
         raise Failure(f"error: {err}") from None
 
 
+main.add_command(list_command)
+main.add_command(schema_command)
 add_epilogs(main)  # each command's --help ends with its arguments, examples and exit codes

@@ -103,6 +103,11 @@ def names() -> list:
 
 def resolve(game: str) -> str | None:
     """A command's GAME argument as a path: an existing file as is, else a shipped game's name."""
-    if os.path.exists(game) and not game.startswith(PREFIX):
+    if game.startswith(PREFIX):
+        return path_of(game)
+    if os.path.isfile(game):
         return game
-    return path_of(game)
+    found = path_of(game)
+    if found is None and os.path.exists(game):
+        return game  # a folder, say: reading it gives the error
+    return found

@@ -58,6 +58,12 @@ def test_commands_take_a_shipped_name_from_any_directory(tmp_path, monkeypatch):
     assert run("replay", "t.jsonl").exit_code == 0
 
 
+def test_a_name_wins_over_a_folder_of_that_name(monkeypatch):
+    monkeypatch.chdir(ROOT / "games")  # holds the folder mafialand/ beside mafialand.game
+    assert run("check", "mafialand").exit_code == 0
+    assert shipped.resolve("mafialand") == shipped.path_of("mafialand")
+
+
 @pytest.mark.parametrize("name", ["nothere", "../games/mafialand", "/etc/passwd", "games/../x"])
 def test_an_unknown_name_is_one_clear_error(tmp_path, monkeypatch, name):
     monkeypatch.chdir(tmp_path)

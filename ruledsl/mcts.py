@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import random
 
+from .errors import GameRuntimeError
 from .runtime import RandomChance
 
 DEFAULT_SIMULATIONS = 200
@@ -89,7 +90,19 @@ class MctsAgent:
         return best
 
     def simulate(self, root: Node, machine, rng: random.Random):
-        path, node = [], root
+        path = []
+        try:
+            values = self.descend(root, machine, rng, path)
+        except GameRuntimeError:  # a rule failed in this determinization: it tells nothing
+            values = [0.0] * machine.w.n
+        root.visits += 1
+        for child, seat in path:
+            child.visits += 1
+            child.value += values[seat]
+
+    def descend(self, root: Node, machine, rng: random.Random, path: list) -> list:
+        """Down the tree (adding one node), then a rollout; each seat's value."""
+        node = root
         while machine.pending is not None:
             d = machine.pending
             label, fresh = pick(node, d.labels, rng)
@@ -101,11 +114,7 @@ class MctsAgent:
             node = child
             if fresh:
                 break
-        values = rollout(machine, self.depth, rng)
-        root.visits += 1
-        for child, seat in path:
-            child.visits += 1
-            child.value += values[seat]
+        return rollout(machine, self.depth, rng)
 
 
 def pick(node: Node, labels: list, rng: random.Random) -> tuple:

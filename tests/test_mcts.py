@@ -1,0 +1,189 @@
+"""The mcts agent (ruledsl/mcts.py) and plug-in agents (module:Class, entry points)."""
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import ruledsl.agents as agents_module
+from ruledsl.agents import AgentError, make_agent, parse_agent_spec
+from ruledsl.cli import main
+from ruledsl.mcts import BudgetError, MctsAgent, determinize, parse_budget
+from ruledsl.pipeline import load_game
+from ruledsl.runtime import Machine, RandomChance
+from ruledsl.simulate import simulate_file
+
+ROOT = Path(__file__).resolve().parent.parent
+TIC_TAC_TOE = str(ROOT / "examples" / "tic_tac_toe.game")
+KUHN = str(ROOT / "examples" / "kuhn_poker.game")
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_budgets():
+    assert parse_budget(None) == (200, 100)
+    assert parse_budget("50") == (50, 100)
+    assert parse_budget("50:20") == (50, 20)
+    for bad in ("x", "0", "1:2:3", "-4", "5:"):
+        with pytest.raises(BudgetError, match="mcts:SIMULATIONS"):
+            parse_budget(bad)
+    assert isinstance(make_agent("mcts", 1, 3, "40"), MctsAgent)
+    assert parse_agent_spec("1=mcts:40:10") == (1, "mcts", "40:10")
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("0=mcts:lots", "error: mcts:lots: write mcts:SIMULATIONS"),
+    ("0=robot", "error: unknown agent kind 'robot'"),
+    ("0=no_such_module_here:Bot", "error: agent 'no_such_module_here:Bot': cannot import module"),
+    ("0=json:NoSuchClass", "error: agent 'json:NoSuchClass': module 'json' has no 'NoSuchClass'"),
+    ("0=human", "error: --agent ...=human: simulate and compare play without a terminal"),
+])
+def test_bad_agents_are_told_without_a_traceback(spec, message):
+    result = run("simulate", TIC_TAC_TOE, "--games", "2", "--agent", spec)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(message), result.stderr
+    assert "Traceback" not in result.output + result.stderr
+
+
+def kuhn_after_setup(seed=1):
+    return Machine(load_game(KUHN).program, 2, RandomChance(seed))
+
+
+def test_determinization_redraws_only_what_the_seat_cannot_see():
+    machine = kuhn_after_setup()
+    before = machine.w.snapshot()
+    other_cards = Counter()
+    for k in range(40):
+        copy = determinize(machine, 0, random.Random(k), f"t{k}")
+        zones = copy.w.snapshot()["zones"]
+        assert zones["hand/seat 0"] == before["zones"]["hand/seat 0"]  # its own card stays
+        assert sorted(zones["hand/seat 1"] + zones["deck"]) == sorted(before["zones"]["hand/seat 1"]
+                                                                     + before["zones"]["deck"])
+        assert len(zones["hand/seat 1"]) == 1
+        assert all(copy.w.loc[c] == key for key, cards in copy.w.zones.items() for c in cards)
+        other_cards[zones["hand/seat 1"][0]] += 1
+    assert len(other_cards) == 2  # the rival's card is either of the two unseen ones
+    assert machine.w.snapshot() == before  # the game searched from is left alone
+
+
+def test_mcts_is_deterministic_for_a_seed():
+    program = load_game(TIC_TAC_TOE).program
+    picks = set()
+    for _ in range(2):
+        machine = Machine(program, 2, RandomChance(5))
+        agent = MctsAgent(0, 5, "30")
+        picks.add(agent.choose(None, machine.pending, machine))
+    assert len(picks) == 1
+
+
+def test_mcts_takes_a_win_and_blocks_a_loss():
+    program = load_game(TIC_TAC_TOE).program
+    machine = Machine(program, 2, RandomChance(0))
+    for label in ("a1", "b1", "a2", "b2"):  # X: a1 a2; O: b1 b2; X to move
+        machine.choose(label)
+    agent = MctsAgent(0, 0, "100")
+    assert machine.pending.labels[agent.choose(None, machine.pending, machine)] == "a3"
+    machine.choose("c1")  # X elsewhere: now O can win at b3, X must block... it is O's move
+    agent_o = MctsAgent(1, 0, "100")
+    assert machine.pending.labels[agent_o.choose(None, machine.pending, machine)] == "b3"
+
+
+@pytest.mark.slow
+def test_mcts_never_loses_tic_tac_toe_to_random():
+    for seat in (0, 1):
+        summary = simulate_file(TIC_TAC_TOE, 2, 50, 1, agents=(f"{seat}=mcts",))
+        assert summary.wins[seat] == 50, summary.as_json()  # won, or drawn (a draw is a shared win)
+
+
+@pytest.mark.slow
+def test_one_mcts_seat_beats_random_seats_in_bada_bing():
+    summary = simulate_file(str(ROOT / "games" / "bada_bing.game"), 2, 10, 1, agents=("0=mcts:20:30",))
+    assert summary.errors == 0
+    assert summary.wins[0] >= 8, summary.as_json()
+
+
+# ---------------------------------------------------------------- plug-ins
+PLUGIN = '''
+class Last:
+    """Always the last option; ARG, when given, is a label to prefer."""
+    needs_view = False
+
+    def __init__(self, seat, seed, arg=None):
+        self.seat, self.prefer = seat, arg
+
+    def choose(self, view, decision):
+        if self.prefer in decision.labels:
+            return decision.labels.index(self.prefer)
+        return len(decision.labels) - 1
+
+
+def broken(seat, seed, arg=None):
+    raise RuntimeError("no luck")
+'''
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    (tmp_path / "my_bots.py").write_text(textwrap.dedent(PLUGIN))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "my_bots"
+
+
+def test_a_plug_in_class_plays(plugin):
+    result = run("play", TIC_TAC_TOE, "--agent", f"0={plugin}:Last", "--agent", f"1={plugin}:Last:b2")
+    assert result.exit_code == 0, result.output
+    assert '[1] seat 0 chose "c3"' in result.output and '[2] seat 1 chose "b2"' in result.output
+
+
+def test_a_plug_in_that_fails_to_build_is_told(plugin):
+    result = run("play", TIC_TAC_TOE, "--agent", f"0={plugin}:broken")
+    assert result.exit_code == 1
+    assert result.stderr == (f"error: agent '{plugin}:broken' could not be made for seat 0: "
+                             "RuntimeError: no luck\n")
+
+
+def test_plug_ins_in_worker_processes_give_the_same_summary(plugin):
+    args = ["simulate", TIC_TAC_TOE, "--games", "12", "--seed", "3", "--json", "--agent", f"1={plugin}:Last"]
+    one, two = run(*args), run(*args, "--jobs", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    a, b = json.loads(one.output), json.loads(two.output)
+    assert {k: v for k, v in a.items() if k not in ("seconds", "playouts_per_second")} == \
+           {k: v for k, v in b.items() if k not in ("seconds", "playouts_per_second")}
+    random_only = json.loads(run("simulate", TIC_TAC_TOE, "--games", "12", "--seed", "3", "--json").output)
+    assert random_only["wins"] != a["wins"] or random_only["steps_mean"] != a["steps_mean"]
+
+
+class FakeEntryPoint:
+    value = "my_bots:Last"
+
+    def __init__(self, target):
+        self.target = target
+
+    def load(self):
+        return self.target
+
+
+def test_an_entry_point_names_an_agent(plugin, monkeypatch):
+    import my_bots
+    monkeypatch.setattr(agents_module, "entry_points", lambda: {"last": FakeEntryPoint(my_bots.Last)})
+    assert parse_agent_spec("0=last:a1") == (0, "last", "a1")
+    agent = make_agent("last", 0, 1, "a1")
+    assert agent.prefer == "a1"
+    with pytest.raises(AgentError, match="kinds: random, first, human, scripted, mcts, last"):
+        make_agent("robot", 0, 1)
+
+
+def test_compare_takes_agents():
+    result = run("compare", TIC_TAC_TOE, TIC_TAC_TOE, "--games", "10", "--json", "--agent", "0=first")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["agents"] == ["0=first"]
+    text = run("compare", TIC_TAC_TOE, TIC_TAC_TOE, "--games", "10", "--agent", "0=first").output
+    assert "agents 0=first (others random)" in text

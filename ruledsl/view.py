@@ -119,10 +119,10 @@ def zone_table(game, n: int) -> dict:
     out = {}
     for name in program.zone_order:
         zone = program.zones[name]
-        per = zone.per if zone.per is None or zone.per == "player" or zone.per in program.boards else "other"
+        per = zone.per if zone.per in (None, "player") or zone.per in program.boards else "other"
         for key in program.zone_keys(zone, n):
             out[program.zone_label((name, key))] = {
-                "zone": name, "per": per, "key": key if per in ("player",) or per in program.boards else None,
+                "zone": name, "per": per, "key": None if per in (None, "other") else key,
                 "visibility": zone.visibility, "cards": zone.cards}
     return out
 

@@ -15,7 +15,9 @@ from click.testing import CliRunner
 from helpers import GAMES, record_game
 
 from ruledsl.cli import main
-from ruledsl.view import changes
+from ruledsl.pipeline import load_game
+from ruledsl.view import board_drawings, changes
+from ruledsl.view_layout import grid_coords
 
 ROOT = Path(__file__).parent.parent
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -124,6 +126,35 @@ def test_the_default_output_is_beside_the_transcript(secret_bid):
     code, out = view(secret_bid)
     assert code == 0, out
     assert secret_bid.with_suffix(".html").exists()
+
+
+@pytest.mark.parametrize("game, board, shape", [
+    ("examples/tic_tac_toe.game", "grid", "grid"), ("games/mafialand.game", "city", "ring"),
+    ("games/mafialand.game", "houses", "table"), ("games/bada_bing.game", "square", "ring")])
+def test_boards_are_drawn_by_their_declarations(game, board, shape):
+    drawn = {b["name"]: b for b in board_drawings(load_game(str(ROOT / game)))}[board]
+    assert drawn["shape"] == shape
+    places = [(s["x"], s["y"]) for s in drawn["spaces"]]
+    assert len(set(places)) == len(places)  # no two spaces on one place
+    if game.endswith("tic_tac_toe.game"):
+        at = {s["name"]: (s["x"], s["y"]) for s in drawn["spaces"]}
+        assert at["a1"] == (0, 0) and at["a3"] == (2, 0) and at["c1"] == (0, 2)  # col across, row down
+
+
+def test_spaces_named_like_cells_make_a_grid():
+    names = ["a1", "a2", "b1", "b2"]
+    assert grid_coords(names, {s: {} for s in names}) == {"a1": (0, 1), "a2": (0, 0), "b1": (1, 1), "b2": (1, 0)}
+    assert grid_coords(["start", "a1", "a2", "b1"], {s: {} for s in ["start", "a1", "a2", "b1"]}) is None
+
+
+def test_a_graph_ring_puts_the_shortcuts_inside():
+    drawn = {b["name"]: b for b in board_drawings(load_game(str(ROOT / "games" / "bada_bing.game")))}["square"]
+    at = {s["name"]: (s["x"], s["y"]) for s in drawn["spaces"]}
+    xs = [x for x, _ in at.values()]
+    ys = [y for _, y in at.values()]
+    for inner in ("overpass_a", "overpass_b"):
+        x, y = at[inner]
+        assert min(xs) < x < max(xs) and min(ys) < y < max(ys)
 
 
 # ---------------------------------------------------------------- bad input

@@ -87,14 +87,40 @@ class HumanAgent:
         click.echo("options:")
         for i, label in enumerate(decision.labels, start=1):
             click.echo(f"  {i}. {label}")
-        return self.ask(len(decision.labels))
+        return self.ask(decision)
 
-    def ask(self, count: int) -> int:
+    def ask(self, decision) -> int:
+        """An option by its number, its label or the start of one label (any case); `?` for help."""
+        count = len(decision.labels)
         while True:
-            answer = click.prompt(f"number 1-{count}", type=str).strip()
-            if answer.isdigit() and 1 <= int(answer) <= count:
-                return int(answer) - 1
-            click.echo(f"'{answer}' is not an option: enter a number from 1 to {count}")
+            answer = click.prompt(f"number 1-{count}, a label, or ? for help", type=str).strip()
+            if answer == "?":
+                click.echo(human_help(decision))
+                continue
+            index = pick_option(answer, decision.labels)
+            if index is not None:
+                return index
+            click.echo(f"'{answer}' is not an option: enter a number from 1 to {count}, "
+                       "or a label or the start of one (? for help)")
+
+
+def pick_option(answer: str, labels: list) -> int | None:
+    """A number picks by position; other text an exact label, else the one label it starts."""
+    if answer.isdigit():
+        return int(answer) - 1 if 1 <= int(answer) <= len(labels) else None
+    low = answer.lower()
+    exact = [i for i, label in enumerate(labels) if label.lower() == low]
+    if exact:
+        return exact[0]
+    starts = [i for i, label in enumerate(labels) if low and label.lower().startswith(low)]
+    return starts[0] if len(starts) == 1 else None
+
+
+def human_help(decision) -> str:
+    return (f"{decision.name}: asked by the rule at {decision.span.where()}\n"
+            "answer with the option's number, its label, or the start of a label (any case);\n"
+            "a number always means a position. Ctrl-C or Ctrl-D stops the game "
+            "(a transcript being recorded keeps every step so far).")
 
 
 def render_view(view: dict, seat: int) -> str:

@@ -18,6 +18,7 @@ import json
 import click
 
 from .streams import KeyedStreams
+from .view import changes
 
 
 class AgentError(Exception):
@@ -80,10 +81,14 @@ class HumanAgent:
 
     def __init__(self, seat: int):
         self.seat = seat
+        self.last_view: dict | None = None  # what this seat saw at its last decision
 
     def choose(self, view, decision) -> int:
         click.echo(f"--- seat {self.seat} to choose: {decision.name} ---")
         click.echo(render_view(view, self.seat))
+        if self.last_view is not None:
+            click.echo(changed_text(self.last_view, view))
+        self.last_view = view
         click.echo("options:")
         for i, label in enumerate(decision.labels, start=1):
             click.echo(f"  {i}. {label}")
@@ -97,6 +102,8 @@ class HumanAgent:
             if answer == "?":
                 click.echo(human_help(decision))
                 continue
+            if answer == "q" and "q" not in decision.labels:
+                raise click.Abort()  # play's transcript keeps every step so far
             index = pick_option(answer, decision.labels)
             if index is not None:
                 return index
@@ -119,7 +126,7 @@ def pick_option(answer: str, labels: list) -> int | None:
 def human_help(decision) -> str:
     return (f"{decision.name}: asked by the rule at {decision.span.where()}\n"
             "answer with the option's number, its label, or the start of a label (any case);\n"
-            "a number always means a position. Ctrl-C or Ctrl-D stops the game "
+            "a number always means a position. q, Ctrl-C or Ctrl-D stops the game "
             "(a transcript being recorded keeps every step so far).")
 
 
@@ -133,8 +140,12 @@ def render_view(view: dict, seat: int) -> str:
         who = "you" if player["seat"] == seat else f"seat {player['seat']}"
         out = "" if player.get("alive", True) else " (out)"
         lines.append(f"{who}{out}: {_pairs(fields)}")
+    empty = [name for name, cards in view.get("zones", {}).items() if _size(cards) == 0]
     for name, cards in view.get("zones", {}).items():
-        lines.append(f"{name}: {_zone_text(cards)}")
+        if _size(cards):
+            lines.append(f"{name}: {_zone_text(cards)}")
+    if empty:
+        lines.append("empty: " + ", ".join(empty))
     for board, spaces in view.get("boards", {}).items():
         lines.append(f"{board}: " + "; ".join(f"{space} {_pairs(fields)}" for space, fields in spaces.items()))
     return "\n".join(lines)
@@ -152,15 +163,43 @@ def _value_text(value) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _size(cards) -> int:
+    return len(cards) if isinstance(cards, list) else cards["count"]
+
+
 def _zone_text(cards) -> str:
     if isinstance(cards, list):
-        return "[" + ", ".join(cards) + "]"
+        return "[" + ", ".join(_runs(cards)) + "]"
     parts = [f"{cards['count']} card(s)"]
     if "top" in cards:
         parts.append(f"top {cards['top']}")
     if "show" in cards:
         parts.append("showing " + ", ".join(cards["show"]))
     return ", ".join(parts)
+
+
+def _runs(labels) -> list:
+    """Repeated cards side by side once, with a count: 'big cube x7'."""
+    out: list = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1][1] += 1
+        else:
+            out.append([label, 1])
+    return [label if n == 1 else f"{label} x{n}" for label, n in out]
+
+
+MAX_CHANGES = 8
+
+
+def changed_text(before: dict, now: dict) -> str:
+    """What changed in a seat's view since its last decision, a few lines at most."""
+    lines = []
+    for op in changes(before, now):
+        where = "/".join(str(k) for k in op[0])
+        lines.append(f"  {where}: removed" if len(op) == 1 else f"  {where} = {_value_text(op[1])}")
+    more = f"\n  ... and {len(lines) - MAX_CHANGES} more" if len(lines) > MAX_CHANGES else ""
+    return "since your last turn:\n" + ("\n".join(lines[:MAX_CHANGES]) + more if lines else "  nothing changed")
 
 
 def _quoted(labels) -> str:

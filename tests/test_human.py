@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl.agents import pick_option
+from click.testing import CliRunner
+
+from ruledsl.agents import changed_text, pick_option, render_view
+from ruledsl.cli import main
 
 ROOT = Path(__file__).parent.parent
 
@@ -40,3 +43,28 @@ def test_a_whole_game_of_tic_tac_toe_typed_by_labels(tmp_path):
     assert child.exitstatus == 0
     chosen = [line for line in record.read_text().splitlines() if '"type":"decision"' in line]
     assert [c.split('"choice":"')[1].split('"')[0] for c in chosen] == ["a1", "b1", "a2", "b2", "a3"]
+
+
+def test_the_view_sums_up_empty_zones_and_repeated_cards():
+    view = {"players": [{"seat": 0, "alive": True}],
+            "zones": {"reserve/seat 0": ["big cube", "big cube", "big cube", "small cube"], "dead": [],
+                      "deck": {"count": 0}, "hospital": []}}
+    assert render_view(view, 0).splitlines()[1:] == ["reserve/seat 0: [big cube x3, small cube]",
+                                                     "empty: dead, deck, hospital"]
+
+
+def test_what_changed_since_the_last_turn():
+    before = {"players": [{"seat": 0, "gold": 3}], "zones": {"hand/seat 0": ["ace"]}}
+    now = {"players": [{"seat": 0, "gold": 5}], "zones": {"hand/seat 0": []}}
+    assert changed_text(before, now).splitlines() == [
+        "since your last turn:", "  players/0/gold = 5", "  zones/hand/seat 0 = []"]
+    assert changed_text(now, now).splitlines()[1] == "  nothing changed"
+
+
+def test_q_stops_the_game_and_keeps_the_transcript(tmp_path):
+    record = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(main, ["play", str(ROOT / "examples" / "tic_tac_toe.game"), "--agent", "0=human",
+                                       "--record", str(record)], input="b2\nq\n")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = record.read_text().splitlines()
+    assert '"choice":"b2"' in lines[2] and len(lines) == 4  # header, rules, seat 0's b2, seat 1's reply

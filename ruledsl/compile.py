@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import ast
+from . import ast, budget
 from .compile_expr import ExprCompiler
 from .errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
 from .program import BoardRT, Card, Code, EndRT, Program
@@ -51,6 +51,8 @@ def _at_setup(fn, span, what):
     def initial(w, env):
         try:
             return fn(w, env)
+        except budget.WorkLimit:
+            raise
         except RUNTIME_FAILURES:
             raise GameRuntimeError(span, "R009", f"{what} can't be computed at set-up: it reads something not "
                                                  f"set up yet ({SETUP_ORDER})") from None
@@ -114,6 +116,7 @@ class FixedWorld:
 
     def __init__(self, prog):
         self.consts = _FixedConsts(dict(prog.consts), self)
+        self.work = budget.STEP_WORK
 
 
 class _FixedConsts(dict):
@@ -134,8 +137,13 @@ def _cards(model, prog, ex):
         try:
             for attrs_ in _expand(cs, ex, fixed):
                 cid = len(prog.cards)
+                if cid >= budget.MAX_CARDS:
+                    raise budget.WorkLimit(cs.decl.span, "E402", "")
                 prog.cards.append(Card(cid, name, attrs_, _card_label(cs, attrs_, ex, fixed)))
                 ids.append(cid)
+        except budget.WorkLimit:
+            errors.append(Diagnostic(cs.decl.span, "E402", f"card set '{name}': a game has at most "
+                                     f"{budget.MAX_CARDS:,} cards, and a row's range at most {budget.MAX_RANGE:,}"))
         except (AttributeError, KeyError, TypeError, ValueError, GameRuntimeError):
             errors.append(Diagnostic(cs.decl.span, "E401",
                                      f"card set '{name}': its rows and label are fixed before a game starts, so they "
@@ -271,8 +279,10 @@ class StmtCompiler:
     def s_Let(self, code, s):
         f, name = self.x(s.value), s.name
 
+        span = s.span
+
         def let(vm, env):
-            env[name] = f(vm.w, env)
+            env[name] = budget.number(f(vm.w, env), span)
         self.simple(code, s, let)
 
     def s_Roll(self, code, s):
@@ -293,7 +303,7 @@ class StmtCompiler:
             v = value(w, env)
             if sign:
                 v = getter(w, env) + sign * v
-            setter(w, env, v)
+            setter(w, env, budget.number(v, s.value.span))
         self.simple(code, s, self.x.store(s.target, s.op, s.value, assign))
 
     def setter(self, target):
@@ -344,6 +354,8 @@ class StmtCompiler:
         count = self.x(s.count) if s.count is not None else None
         src, dst = self.x(s.source), self.x(s.dest)
 
+        span = s.span
+
         def draw(vm, env):
             w = vm.w
             a, b = src(w, env), dst(w, env)
@@ -351,6 +363,7 @@ class StmtCompiler:
             for _ in range(n):
                 if not w.zone(a) and not self.refill(vm, a):
                     break
+                budget.charge(w, budget.DRAW_COST, span)
                 w.put(w.zone(a)[0], b)
         self.simple(code, s, draw)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import attrs
 
-from . import ast
+from . import ast, budget
 from .builtins import BUILTINS
 from .compile_expr_closures import ClosureCompiler
 from .errors import GameRuntimeError
@@ -32,6 +32,8 @@ TEMPLATE = """\
 def _expr(w, env):
     try:
         return {body}
+    except _WORK:
+        raise
     except _FAILURES:
         return _diagnose(w, env)
 """
@@ -43,6 +45,8 @@ def _expr(vm, env):
     w = vm.w
     try:
         {body}
+    except _WORK:
+        raise
     except _FAILURES:
         _diagnose(vm, env)
 """
@@ -72,7 +76,8 @@ class ExprCompiler:
         """An effect `(vm, env)` doing `target op value` (op: = += -=) as generated code;
         `reference(vm, env)` is the closure version, run instead when the code fails."""
         gen = _Gen(self)
-        body = f"{gen.expr(target)} {op} {gen.expr(value)}"
+        stored = gen.expr(target)
+        body = f"{stored} {op} {gen.expr(value)}\n        {gen.const(budget.number)}({stored}, {gen.const(value.span)})"
         return _build(STORE_TEMPLATE, body, gen, reference, target.span)
 
     def source(self, e):
@@ -88,6 +93,7 @@ def _build(template, body, gen, diagnose, span):
     (about 200 levels) runs as its reference version instead."""
     ns = dict(gen.consts)
     ns["_FAILURES"] = FAILURES
+    ns["_WORK"] = budget.WorkLimit
     ns["_diagnose"] = diagnose
     try:
         code = compile(template.format(body=body), f"<ruledsl code at {span.where()}>", "exec")
@@ -143,7 +149,9 @@ class _Gen:
             else:
                 lab = self.const(self.p.labeler(self.m.type_of(part)))
                 parts.append(f"{lab}({self.expr(part)})")
-        return "(" + " + ".join(parts) + ")" if parts else "''"
+        if len(parts) < 2:
+            return parts[0] if parts else "''"
+        return f"{self.const(budget.text)}({' + '.join(parts)}, {self.const(e.span)})"
 
     def c_Name(self, e):
         name, m = e.name, self.m
@@ -207,7 +215,8 @@ class _Gen:
         if e.name in self.m.defs:
             names = [p.name for p in self.m.defs[e.name].params]
             env = "{" + ", ".join(f"{n!r}: {a}" for n, a in zip(names, args)) + "}"
-            return f"{self.const(self.p.def_bodies[e.name])}[0](w, {env})"
+            return f"{self.const(budget.call_def)}(w, {self.const(self.p.def_bodies[e.name])}, {env}, " \
+                   f"{self.const(e.span)})"
         return f"{self.const(BUILTINS[e.name].run)}(w, {', '.join(args)})"
 
     # ------------------------------------------------------------ collections
@@ -232,6 +241,7 @@ class _Gen:
             made = make()
         finally:
             self.bound.pop()
+        src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
         return f"{made} for {_var(e.var)} in {src}{where}"
 
     def index_for(self, e, conds):
@@ -294,7 +304,7 @@ class _Gen:
         return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
 
     def c_Range(self, e):
-        return f"list(range({self.expr(e.lo)}, {self.expr(e.hi)} + 1))"
+        return f"{self.const(budget.make_range)}(w, {self.expr(e.lo)}, {self.expr(e.hi)}, {self.const(e.span)})"
 
     # ------------------------------------------------------------ operators
     def c_Binary(self, e):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from . import ast
+from . import ast, budget
 from .builtins import BUILTINS
 from .errors import GameRuntimeError
 
@@ -45,7 +45,8 @@ class ClosureCompiler:
             else:
                 f, lab = self(part), self.p.labeler(self.m.type_of(part))
                 pieces.append(lambda w, env, f=f, lab=lab: lab(f(w, env)))
-        return lambda w, env: "".join(p(w, env) for p in pieces)
+        span = e.span
+        return lambda w, env: budget.text("".join(p(w, env) for p in pieces), span)
 
     def c_Name(self, e):
         name, m = e.name, self.m
@@ -124,8 +125,8 @@ class ClosureCompiler:
         if e.name in self.m.defs:
             d = self.m.defs[e.name]
             names = [p.name for p in d.params]
-            body = self.p.def_bodies[e.name]
-            return lambda w, env: body[0](w, dict(zip(names, [a(w, env) for a in args])))
+            body, span = self.p.def_bodies[e.name], e.span
+            return lambda w, env: budget.call_def(w, body, dict(zip(names, [a(w, env) for a in args])), span)
         run = BUILTINS[e.name].run
         if len(args) == 1:
             a0 = args[0]
@@ -142,8 +143,13 @@ class ClosureCompiler:
             return lambda w, env: list(w.zone(f(w, env)))
         return f
 
+    @staticmethod
+    def counted(src, span):
+        """The source, charged to the work budget one unit per item."""
+        return lambda w, env: budget.visited(w, src(w, env), span)
+
     def c_Aggregate(self, e):
-        src, var = self.source(e.source), e.var
+        src, var = self.counted(self.source(e.source), e.span), e.var
         where = self.optional(e.where)
         value = self.optional(e.value)
         func = e.func
@@ -187,6 +193,7 @@ class ClosureCompiler:
         where = self.optional(e.where)
         if where is None:
             return src
+        src = self.counted(src, e.span)
 
         def filt(w, env):
             env = dict(env)
@@ -203,8 +210,8 @@ class ClosureCompiler:
         return lambda w, env: [i(w, env) for i in items]
 
     def c_Range(self, e):
-        lo, hi = self(e.lo), self(e.hi)
-        return lambda w, env: list(range(lo(w, env), hi(w, env) + 1))
+        lo, hi, span = self(e.lo), self(e.hi), e.span
+        return lambda w, env: budget.make_range(w, lo(w, env), hi(w, env), span)
 
     def c_Binary(self, e):
         op, a, b, span = e.op, self(e.left), self(e.right), e.span

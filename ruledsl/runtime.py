@@ -12,6 +12,7 @@ import copy
 import attrs
 
 from .errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
+from .budget import GAME_WORK, STEP_WORK, charge
 from .streams import KeyedStreams
 
 MAX_DEPTH = 200
@@ -115,6 +116,7 @@ class Machine:
         self.steps = 0
         self.ops = 0
         self.max_ops = max_ops
+        self.spent = 0  # work units spent by the steps so far (budget.py), against GAME_WORK
         self.ends_false_at = -1  # the World version at which every end condition was false
         attach = getattr(chance, "attach", None)
         if attach is not None:
@@ -162,6 +164,10 @@ class Machine:
         """
         frames = self.frames
         count = 0
+        if self.spent > GAME_WORK:
+            self.finish("step limit: too much work in one game", by_rule=False)
+            return
+        self.w.work = STEP_WORK  # each step has its own work budget (budget.py)
         try:
             while self.result is None:
                 if not frames:
@@ -176,8 +182,9 @@ class Machine:
                         if frames[-1] is not fr:
                             break  # the op called a rule (it returned PUSHED)
                         return  # a decision is pending, or the game is over
-                    if count > 4096:  # the step limit is looked at in batches
+                    if count > 4096:  # the step limit and the work budget are looked at in batches
                         self.ops += count
+                        charge(self.w, count, fr.code.spans[min(fr.pc, len(fr.code.spans) - 1)])
                         count = 0
                         if self.ops > self.max_ops:
                             self.finish("step limit: too many rule steps", by_rule=False)
@@ -192,6 +199,7 @@ class Machine:
             raise GameRuntimeError(fr.code.spans[fr.pc], "R000", failure_message(err)) from None
         finally:
             self.ops += count
+            self.spent += STEP_WORK - self.w.work + count  # the ops of the last batch count too
 
     def decide(self, decision: Decision):
         """Called by a decision op: first the end conditions, then a pause."""

@@ -9,6 +9,8 @@ import copy
 import hashlib
 import json
 
+from .budget import STEP_WORK
+
 
 class World:
     def __init__(self, program, n_players: int):
@@ -24,6 +26,7 @@ class World:
         self.zones: dict = {}
         self.loc: dict = {}
         self.version = 0  # bumped by every change rules make (see touch)
+        self.work = STEP_WORK  # what the current step may still spend (budget.py); the Machine resets it
 
     def touch(self):
         """Marks the World changed. Rule effects do this; so must code that pokes it directly."""

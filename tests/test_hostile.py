@@ -137,3 +137,45 @@ def test_hostile_declarations_get_a_diagnostic_not_an_internal_error(tmp_path, b
         assert result.exit_code == 1
         line = next(line for line in result.output.splitlines() if message in line)
         assert line.startswith(f"{game}{where}")
+
+
+# ---------------------------------------------------------------- the work budget (budget.py)
+WORK = [  # (game text after the title line, the code, the message's start)
+    ("def f(n: int) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nrule flow() { say \"{f(80)}\" }\n",
+     "R010", "this step did more work than one step may"),
+    ("rule flow() { let n = sum(a in 1..100000: count(b in 1..100000 where a == b)) }\n",
+     "R010", "this step did more work than one step may"),
+    ("cards c(a: int) { card 1 }\nzone deck: c hidden refill from used\nzone used: c public\n"
+     "rule flow() { draw 1000000000000 from deck to used }\n", "R010", "this step did more work"),
+    ("shared { x: int = 2 }\nrule flow() { repeat 40 { x = x * x } }\n", "R012", "a number beyond"),
+    ("rule flow() { let s = \"ab\"\n repeat 40 { s = \"{s}{s}\" } }\n", "R013", "a text of 131,072 characters"),
+    ("rule flow() { let r = 1..2000000000 }\n", "R011", "a range of 2,000,000,000 numbers"),
+    ("rule flow() { for i in 1..2000000000 { } }\n", "R011", "a range of 2,000,000,000 numbers"),
+    ("rule flow() { choose i from 1..20000000 by seat(0) as \"x\" }\n", "R011", "a range of 20,000,000"),
+    ("cards c(a: int) { card 1 x 1000000000 }\nrule flow() { }\n", "E402", "card set 'c': a game has at most"),
+]
+
+
+@pytest.mark.parametrize("body,code,message", WORK, ids=["exp_def", "nested_aggregate", "endless_draw", "big_int",
+                                                        "big_text", "let_range", "for_range", "choose_range",
+                                                        "card_copies"])
+def test_unbounded_work_ends_with_a_coded_error(tmp_path, body, code, message):
+    """Bounded by counted work, not time (so no time is asserted): each ends at its limit."""
+    game = tmp_path / "w.game"
+    game.write_text('game "W" players 2..2\n' + body)
+    result = CliRunner().invoke(main, ["play", str(game), "--record", str(tmp_path / "t.jsonl")])
+    assert result.exit_code == 1, result.output
+    assert f"[{code}]" in result.output and message in result.output
+    assert f"{game}:" in result.output and "internal error" not in result.output
+    transcript = tmp_path / "t.jsonl"
+    assert not transcript.exists() or transcript.stat().st_size < 1_000_000  # no flood of records either
+
+
+def test_a_game_that_spends_too_much_work_in_all_stops_not_by_the_rules(tmp_path):
+    game = tmp_path / "slow.game"
+    game.write_text('game "Slow" players 2..2\nshared { t: int = 0 }\n'
+                    'end when slow "slow": count(a in 1..600 where count(b in 1..600 where a == b + t) > 5) > 0\n'
+                    'rule flow() { loop { choose k from 1..2 by seat(0) as "k"\n t += 1 } }\n')
+    result = CliRunner().invoke(main, ["play", str(game), "--max-steps", "10000"])
+    assert result.exit_code == 0, result.output
+    assert "step limit: too much work in one game (stopped, not by the rules)" in result.output

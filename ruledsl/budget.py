@@ -1,0 +1,73 @@
+"""The work budget: what one step of a game may do, counted, never timed.
+
+A .game file is untrusted, and one rule step could otherwise run for ever or fill
+memory (a def recursing both ways, an aggregate over a billion numbers, a draw
+of a trillion cards from a deck refilled from its own discards). So every step
+(from a choice to the next decision, or set-up) has STEP_WORK units to spend:
+each rule op, each item an aggregate or filter visits, each number of a range
+and each def call costs one unit, each card a draw moves DRAW_COST. Sizes are capped where a
+single value could grow without work being counted: ranges, texts, numbers.
+
+A game that has spent GAME_WORK in all stops like one that hit the step limit:
+"step limit: too much work in one game", not by the rules, no winner.
+
+Counting, not timing, keeps games deterministic: the same game, seed and
+choices stop at the same place on every machine. Exceeding a limit is a
+runtime error with a code and the line of the expression (R010-R013).
+"""
+from __future__ import annotations
+
+from .errors import GameRuntimeError
+
+STEP_WORK = 1_000_000  # units one step may spend (well under a second of rule work)
+GAME_WORK = 5_000_000  # units a whole game may spend; then it stops, not by the rules
+MAX_RANGE = 1_000_000  # numbers in one range a..b
+MAX_TEXT = 100_000  # characters in one text
+MAX_NUMBER = 2 ** 63  # a stored number stays within -(2**63 - 1) .. 2**63 - 1
+MAX_CARDS = 100_000  # cards in one game
+DRAW_COST = 8  # units per card a draw moves (a move, and maybe a refill and its shuffle)
+
+
+class WorkLimit(GameRuntimeError):
+    """A limit of the work budget; never re-evaluated by the reference closures."""
+
+
+def charge(w, units: int, span):
+    w.work -= units
+    if w.work < 0:
+        raise WorkLimit(span, "R010", f"this step did more work than one step may ({STEP_WORK:,} units: rule "
+                                      "steps, items visited, range numbers, def calls, cards drawn); "
+                                      "does something loop or recurse without end?")
+
+
+def make_range(w, lo: int, hi: int, span) -> list:
+    size = hi - lo + 1
+    if size > MAX_RANGE:
+        raise WorkLimit(span, "R011", f"a range of {size:,} numbers; a range has at most {MAX_RANGE:,}")
+    if size > 0:
+        charge(w, size, span)
+    return list(range(lo, hi + 1))
+
+
+def visited(w, items, span):
+    """The items an aggregate or filter is about to visit, charged one unit each."""
+    charge(w, len(items), span)
+    return items
+
+
+def call_def(w, body, env, span):
+    """A def call: one unit, and its value checked like a stored number."""
+    charge(w, 1, span)
+    return number(body[0](w, env), span)
+
+
+def number(value, span):
+    if type(value) is int and not -MAX_NUMBER < value < MAX_NUMBER:
+        raise WorkLimit(span, "R012", "a number beyond 9,223,372,036,854,775,807 (2**63 - 1) either way")
+    return value
+
+
+def text(value: str, span) -> str:
+    if len(value) > MAX_TEXT:
+        raise WorkLimit(span, "R013", f"a text of {len(value):,} characters; a text has at most {MAX_TEXT:,}")
+    return value

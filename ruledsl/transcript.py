@@ -183,6 +183,8 @@ def parse_line(line_no: int, line: str) -> dict:
         record = json.loads(line)
     except ValueError as err:
         raise TranscriptError(line_no, f"not valid JSON ({err})") from None
+    except RecursionError:
+        raise TranscriptError(line_no, "not a record: JSON nested too deeply") from None
     if not isinstance(record, dict):
         raise TranscriptError(line_no, "a record must be a JSON object")
     kind = record.get("type")

@@ -179,3 +179,11 @@ def test_a_game_that_spends_too_much_work_in_all_stops_not_by_the_rules(tmp_path
     result = CliRunner().invoke(main, ["play", str(game), "--max-steps", "10000"])
     assert result.exit_code == 0, result.output
     assert "step limit: too much work in one game (stopped, not by the rules)" in result.output
+
+
+def test_a_transcript_line_nested_thousands_deep_is_refused_with_its_line(tmp_path):
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "\n")
+    result = CliRunner().invoke(main, ["replay", str(deep)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"{deep}: corrupt transcript: line 1: not a record: JSON nested too deeply"

@@ -188,7 +188,7 @@ def parse_line(line_no: int, line: str) -> dict:
     if not isinstance(record, dict):
         raise TranscriptError(line_no, "a record must be a JSON object")
     kind = record.get("type")
-    if kind not in REQUIRED:
+    if not isinstance(kind, str) or kind not in REQUIRED:
         raise TranscriptError(line_no, f"unknown record type {kind!r}; known: {', '.join(REQUIRED)}")
     for key, want in REQUIRED[kind].items():
         if key not in record:

@@ -113,7 +113,7 @@ class HumanAgent:
 
 def pick_option(answer: str, labels: list) -> int | None:
     """A number picks by position; other text an exact label, else the one label it starts."""
-    if answer.isdigit():
+    if answer.isascii() and answer.isdigit():  # not '²', which isdigit() but int() refuses
         return int(answer) - 1 if 1 <= int(answer) <= len(labels) else None
     low = answer.lower()
     exact = [i for i, label in enumerate(labels) if label.lower() == low]
@@ -280,7 +280,7 @@ def parse_agent_spec(spec: str):
     """`SEAT=KIND[:ARG]` -> (seat, kind, arg); `SEAT=scripted:label,label,...` gives the labels
     as a list; `SEAT=module:Class[:ARG]` names a plug-in class. The agent is not made here."""
     seat_text, sep, kind = spec.partition("=")
-    if not sep or not seat_text.strip().isdigit():
+    if not sep or not (seat_text.strip().isascii() and seat_text.strip().isdigit()):
         raise AgentError(f"'{spec}': write --agent SEAT=KIND, e.g. 1=human (kinds: {', '.join(known_kinds())})")
     kind, _, arg = kind.strip().partition(":")
     if kind == "scripted":

@@ -187,3 +187,10 @@ def test_a_transcript_line_nested_thousands_deep_is_refused_with_its_line(tmp_pa
     result = CliRunner().invoke(main, ["replay", str(deep)])
     assert result.exit_code == 1
     assert result.stderr.strip() == f"{deep}: corrupt transcript: line 1: not a record: JSON nested too deeply"
+
+
+def test_a_superscript_digit_at_a_prompt_or_in_a_seat_is_no_crash():
+    from ruledsl.agents import AgentError, parse_agent_spec, pick_option
+    assert pick_option("²", ["a", "b"]) is None
+    with pytest.raises(AgentError):
+        parse_agent_spec("²=random")

@@ -39,6 +39,10 @@ class RandomAgent:
     def choose(self, view, decision) -> int:
         return self.streams.pick(decision.name, decision.labels)
 
+    def skip(self, decision):
+        """Moves this seat's stream past a pick made before (a resumed game)."""
+        self.streams.draw(decision.name)
+
 
 class FirstAgent:
     """Always takes the first option offered."""

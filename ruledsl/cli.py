@@ -24,6 +24,7 @@ from .graph import render as render_graph
 from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
 from .replay import Divergence, RecordingEnds, ReplayError, follow, recorded_game, replay
+from .resume import resume
 from .runtime import Machine, RandomChance
 from .simulate import limit_reason, simulate_file, terminal_progress
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
@@ -174,17 +175,24 @@ def check_one(path: str) -> str | None:
 
 
 @main.command()
-@click.argument("game_path", metavar="GAME")
+@click.argument("game_path", metavar="GAME", required=False)
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed for chance and random agents.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
+              help="Continue an interrupted recorded game under its recorded rules, seed and seats "
+                   "(--agent changes a seat); it is recorded again, complete, to --record or the same file.")
 @click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
               help="Who plays a seat: random, first, human, scripted:LABEL,LABEL,..., mcts[:SIMS[:DEPTH]], "
                    "or a plug-in (docs/agents.md) (default random).")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), help="Write a JSON Lines transcript.")
 @click.option("--max-steps", type=click.IntRange(min=0), help="Stop after this many decisions.")
 @guarded
-def play(game_path, players, seed, agent_specs, record, max_steps):
+def play(game_path, players, seed, resume_path, agent_specs, record, max_steps):
     """Play a game with agents, narrating as it goes."""
+    if resume_path is not None:
+        return play_resumed(resume_path, agent_specs, record, max_steps)
+    if game_path is None:
+        raise Failure("error: give a GAME to play, or --resume FILE to go on with a recorded game")
     game = load(game_path)
     n = player_count(game, players)
     agents, kinds = build_agents(agent_specs, n, seed)
@@ -199,6 +207,24 @@ def play(game_path, players, seed, agent_specs, record, max_steps):
     finally:
         if out is not None:
             out.close()
+
+
+def play_resumed(path: str, agent_specs, record: str | None, max_steps: int | None):
+    records = read_records(path)
+    header = records[0]
+    game = recorded_game(records) or load(recorded_game_path(header["game"], path))
+    n, seed = header["players"], header["seed"]
+    specs = [f"{seat}={kind}" for seat, kind in enumerate(header["agents"])] + list(agent_specs)
+    agents, kinds = build_agents(specs, n, seed)
+    as_seat = onlooker(kinds)
+    with open(record or path, "w", encoding="utf-8") as out:
+        writer = TranscriptWriter(out)  # quiet while the recorded steps are made again
+        writer.header(game, n, seed, kinds)
+        machine, done = resume(game.program, records, agents, writer)
+        click.echo(f"{path}: resumed after step {done} ({game.path}, {n} players, seed {seed})")
+        writer.on_record = lambda r: _echo_lines(narrate(r, as_seat))
+        drive(machine, agents, writer, max_steps)
+        writer.result(machine)
 
 
 def _echo_lines(lines):

@@ -18,6 +18,8 @@ from .errors import Diagnostic, RuleError, Span
 from .parse import parse_file, parse_text
 
 MAX_CHAIN = 16
+GAME_SUFFIX = ".game"
+ALLOW_ABSOLUTE = "RULEDSL_ALLOW_ABSOLUTE_EXTENDS"  # set to allow `extends "/abs/path.game"`
 
 
 @attrs.define
@@ -68,10 +70,23 @@ def load(path: str, files: dict | None = None) -> Loaded:
 
 def _parse(path, files):
     if files is None:
+        refused = _not_a_game_file(path)
+        if refused:
+            raise RuleError([Diagnostic(Span(path, 1, 1), "E002", f"cannot read file: {refused}")])
         return parse_file(path)
     if path not in files:
         raise RuleError([Diagnostic(Span(path, 1, 1), "E002", "cannot read file: not among the recorded rules")])
     return parse_text(path, files[path])
+
+
+def _not_a_game_file(path: str) -> str | None:
+    """Why `path` is not to be opened, or None: only regular files named *.game are read,
+    never a device, a FIFO or any other file, whose content an error could show."""
+    if not path.endswith(GAME_SUFFIX):
+        return f"only {GAME_SUFFIX} files are read"
+    if not os.path.isfile(path):
+        return "no such .game file" if not os.path.exists(path) else "not a regular file"
+    return None
 
 
 def _exists(path, files) -> bool:
@@ -93,6 +108,11 @@ def _base_path(path: str, base: str, files):
             where = "among the recorded rules" if files is not None else "among the shipped games (see `ruledsl list`)"
             return None, f"base game '{base}' not found {where}"
         return found, None
+    if not base.endswith(GAME_SUFFIX):
+        return None, f"'{base}' is not a {GAME_SUFFIX} file: a base game is a {GAME_SUFFIX} file or ruledsl:NAME"
+    if os.path.isabs(base) and not os.environ.get(ALLOW_ABSOLUTE):
+        return None, (f"'{base}' is an absolute path: name a base game relative to this file (or as ruledsl:NAME); "
+                      f"set {ALLOW_ABSOLUTE}=1 to allow absolute paths")
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), base))
     if not _exists(base_path, files):
         return None, f"base game '{base}' not found beside this file"

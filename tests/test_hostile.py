@@ -194,3 +194,33 @@ def test_a_superscript_digit_at_a_prompt_or_in_a_seat_is_no_crash():
     assert pick_option("²", ["a", "b"]) is None
     with pytest.raises(AgentError):
         parse_agent_spec("²=random")
+
+
+# ---------------------------------------------------------------- file access
+@pytest.mark.parametrize("base,says", [
+    ("/etc/passwd", "'/etc/passwd' is not a .game file"),
+    ("/dev/zero", "'/dev/zero' is not a .game file"),
+    ("../../../../etc/passwd", "is not a .game file"),
+    ("/tmp/elsewhere.game", "'/tmp/elsewhere.game' is an absolute path"),
+])
+def test_extends_opens_only_game_files_named_relative(tmp_path, base, says):
+    game = tmp_path / "v.game"
+    game.write_text(f'extends "{base}"\n')
+    result = CliRunner().invoke(main, ["check", str(game)])
+    assert result.exit_code == 1
+    assert f"{game}:1:1: error: " in result.stderr and says in result.stderr and "[E103]" in result.stderr
+    assert "root:" not in result.output  # nothing of the named file is shown
+
+
+def test_commands_open_only_regular_game_files(tmp_path):
+    import os
+    fifo = tmp_path / "pipe.game"
+    os.mkfifo(fifo)
+    for path, says in ((fifo, "not a regular file"), ("/etc/passwd", "only .game files are read")):
+        result = CliRunner().invoke(main, ["check", str(path)])
+        assert result.exit_code == 1 and says in result.stderr and "root:" not in result.output
+    header = '{"type":"header","format":2,"ruledsl":"0","game":"/etc/passwd","rules_sha256":"x","players":2,' \
+             '"seed":0,"agents":["random","random"]}'
+    (tmp_path / "t.jsonl").write_text(header + "\n")
+    result = CliRunner().invoke(main, ["replay", str(tmp_path / "t.jsonl")])
+    assert result.exit_code == 1 and "root:" not in result.output

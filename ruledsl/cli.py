@@ -325,8 +325,10 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
     """Play the same seeds on games A and B (e.g. a base game and a house-rule
     variant) and report, metric by metric, A, B, B - A, a test and a verdict.
 
-    Win rates, shared wins and games without a winner: Fisher's exact test; scores
-    and game length: Mann-Whitney U; end reasons: chi-square. p values are
+    On the same seeds (the default) each game of A is paired with B's: win rates, shared
+    wins and games without a winner by McNemar's exact test, scores and game length by
+    the Wilcoxon signed-rank test; with --seed-b, Fisher's exact test and Mann-Whitney U.
+    End reasons: chi-square. p values are
     adjusted with Holm's method over all the metrics of the report, and a metric
     is flagged (*) when its adjusted p is below 0.05 (** below 0.01).
 

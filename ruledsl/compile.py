@@ -53,6 +53,8 @@ def _at_setup(fn, span, what):
             return fn(w, env)
         except budget.WorkLimit:
             raise
+        except RecursionError:
+            raise GameRuntimeError(span, "R004", f"{what}: defs call each other too deep") from None
         except RUNTIME_FAILURES:
             raise GameRuntimeError(span, "R009", f"{what} can't be computed at set-up: it reads something not "
                                                  f"set up yet ({SETUP_ORDER})") from None
@@ -144,11 +146,11 @@ def _cards(model, prog, ex):
         except budget.WorkLimit:
             errors.append(Diagnostic(cs.decl.span, "E402", f"card set '{name}': a game has at most "
                                      f"{budget.MAX_CARDS:,} cards, and a row's range at most {budget.MAX_RANGE:,}"))
-        except (AttributeError, KeyError, TypeError, ValueError, GameRuntimeError):
+        except (AttributeError, KeyError, TypeError, ValueError, GameRuntimeError, RecursionError):
             errors.append(Diagnostic(cs.decl.span, "E401",
                                      f"card set '{name}': its rows and label are fixed before a game starts, so they "
                                      "can use literals, the card's attributes, enum values and constants that don't "
-                                     "depend on the player count, and defs of those"))
+                                     "depend on the player count, and defs of those (not recursing without end)"))
         prog.cardset_ids[name] = ids
         if cs.fields:
             prog.card_fields[name] = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field "

@@ -121,11 +121,16 @@ HOSTILE = [  # (game text after the title line, what the message says, where)
      "runtime error: the starting value of shared field 'a' can't be computed at set-up", ":3:3:"),
     ("cards c(a: int) { card 1 }\nzone z: c public\nshared { t: c? = top(z) }\nrule flow() { }\n",
      "runtime error: the starting value of shared field 't' can't be computed at set-up", ":4:10:"),
+    ("def f(n: int) = f(n + 1)\nshared { x: int = f(1) }\nrule flow() { }\n",
+     "runtime error: the starting value of shared field 'x': defs call each other too deep [R004]", ":3:10:"),
+    ("def f(n: int) = if n == 0 then 1 else f(n - 1) + 1\ncards c(a: int) label \"{f(a)}\" { card 5000 }\n"
+     "rule flow() { }\n", "error: card set 'c': its rows and label are fixed before a game starts", ":3:1:"),
 ]
 
 
 @pytest.mark.parametrize("body,message,where", HOSTILE, ids=["const_override", "enum_override", "long_number",
-                                                            "forward_field", "field_reads_zone"])
+                                                            "forward_field", "field_reads_zone", "recursive_field",
+                                                            "recursive_card_label"])
 def test_hostile_declarations_get_a_diagnostic_not_an_internal_error(tmp_path, body, message, where):
     game = tmp_path / "h.game"
     game.write_text('game "H" players 2..2\n' + body)

@@ -80,7 +80,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         variant_path = os.path.join(tmp, "variant.game")
         with open(variant_path, "w", encoding="utf-8") as fh:
-            fh.write(f'extends "{os.path.join(ROOT, args.game)}"\noverride const {name} = {value}\n')
+            relative = os.path.relpath(os.path.join(ROOT, args.game), tmp)  # a base is named relative to it
+            fh.write(f'extends "{relative}"\noverride const {name} = {value}\n')
         variant = load_game(variant_path)
         print(f"{args.game} against the variant 'override const {name} = {value}', {args.players} players, "
               f"seeds 0..{args.seeds - 1}")

@@ -7,29 +7,14 @@
 Also registered with pyspiel as `python_ruledsl`:
 `pyspiel.load_game("python_ruledsl", {"game": PATH, "players": 2})`.
 
-The model (docs/agents.md has the longer story):
-
-- Players are seats. Every decision is a player node of its seat; a sealed
-  (`secret`) choice is a sequential node whose label the other seats never see,
-  so simultaneous bids (goofspiel) are sequential moves with hidden information.
-- Chance is explicit. A roll of k dice is k chance nodes of `sides` outcomes; a
-  shuffle of n cards is n - 1 chance nodes, the i-th picking which of the cards
-  left comes next (uniform). Chance happens inside a rule; the rule step is run
-  from its start again with the outcomes known so far (`ScriptedChance`), and a
-  roll or shuffle it has no outcome for yet stops it (`NeedChance`), making the
-  state a chance node.
-- Action ids are stable per game, not per state: the labels a game can offer
-  (menu and `may` labels, "pass", card labels with their ' #k' variants, spaces,
-  enum values, seats, "none", "yes", "no", the numbers 0..100) sorted, each one's
-  place its id; any other label gets an id in a hashed region after them
-  (OVERFLOW ids, a collision within one decision moving to the next free id).
-- Information state of a seat: a hash chain over what it saw after each step
-  (who chose what, a sealed choice's label only for its own seat, and its view
-  `World.snapshot(seat)`), plus its current view. Observation: the current view.
-- Returns: `returns="win"` (default): the winners share +1 and the others -1, so
-  they sum to 0 (no winner, or everyone winning: all 0). `returns="score"`: each
-  seat's score minus the mean score (zero-sum; Kuhn poker's chips as they are).
-- A game is stopped after `max_steps` decisions (returns then as a draw: 0).
+The model, in short (docs/agents.md#openspiel has it in full): every decision
+is a player node of its seat, a sealed choice hidden from the other seats'
+information states; chance is explicit (a die per chance node, a shuffle one
+card per node; a rule step is re-run with the outcomes known so far, and stops
+at the first roll or shuffle it has none for); action ids are stable per game
+(the sorted labels the game can offer, then hashed ids); information states are
+hash chains over the seat's views; returns are "win" (winners share +1, the
+others -1) or "score" (score minus the mean score).
 """
 from __future__ import annotations
 
@@ -43,6 +28,7 @@ import pyspiel
 
 from . import ast
 from .pipeline import load_game as load_ruledsl
+from .mcts import shares
 from .runtime import Machine
 
 SHORT_NAME = "python_ruledsl"
@@ -394,11 +380,7 @@ def seat_returns(result, players: int, mode: str) -> list:
     if mode == "score":
         mean = sum(result.scores) / players
         return [float(s - mean) for s in result.scores]
-    winners = set(result.winners)
-    if not winners or len(winners) == players:
-        return [0.0] * players
-    win, lose = 1.0 / len(winners), -1.0 / (players - len(winners))
-    return [win if s in winners else lose for s in range(players)]
+    return shares(result.winners, players)
 
 
 class SeatObserver:

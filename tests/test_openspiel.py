@@ -92,16 +92,16 @@ def test_a_sealed_bid_is_hidden_from_the_other_seat():
 
 def test_kuhn_information_states_show_only_the_own_card():
     game = load_game(str(EXAMPLES / "kuhn_poker.game"))
-    mine, theirs = set(), set()
+    seen = {0: set(), 1: set()}
     for first in range(3):
         for second in range(2):
             state = game.new_initial_state()
             state.apply_action(first)
             state.apply_action(second)
-            mine.add(state.information_state_string(0))
-            theirs.add((first, state.information_state_string(0)))
-    assert len(mine) == 3  # seat 0 holds one of three cards; the other card is unseen
-    assert len(theirs) == 3
+            for seat in (0, 1):
+                seen[seat].add(state.information_state_string(seat))
+    # six deals, but each seat holds one of three cards and cannot see the other's
+    assert len(seen[0]) == 3 and len(seen[1]) == 3
 
 
 def test_returns_win_and_score():

@@ -13,6 +13,7 @@ its seat cannot see. Plug-ins: docs/agents.md.
 """
 from __future__ import annotations
 
+import functools
 import json
 
 import click
@@ -239,7 +240,9 @@ def known_kinds() -> list:
     return list(KINDS) + sorted(entry_points())
 
 
+@functools.lru_cache(maxsize=1)
 def entry_points() -> dict:
+    """The installed plug-ins by name (read once: simulate makes agents for every game)."""
     from importlib.metadata import entry_points as found
     return {ep.name: ep for ep in found(group=ENTRY_POINTS)}
 

@@ -121,6 +121,19 @@ def check_agents(specs, players: int):
                       "use play for a human seat")
 
 
+def backend_of(name: str, address: str | None):
+    """None for local processes, or a Ray backend (Ray must be importable)."""
+    if name == "process":
+        if address:
+            raise Failure("error: --address is for --backend ray")
+        return None
+    from .ray_backend import RayMissing, ray_backend
+    try:
+        return ray_backend(address)
+    except RayMissing as err:
+        raise Failure(f"error: {err}") from None
+
+
 def onlooker(kinds: list):
     """Whose eyes the narration uses: one human's, nobody's with several, everyone's with none."""
     humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
@@ -267,7 +280,12 @@ def recorded_game_path(recorded: str, transcript_path: str) -> str:
 
 
 def playout_options(command):
-    """--json, --max-steps, --jobs and --agent, as simulate and compare take them."""
+    """--json, --max-steps, --jobs, --agent, --backend and --address, as simulate and compare take them."""
+    command = click.option("--address", help="With --backend ray: the Ray cluster to join (default: start a local one).")(
+        command)
+    command = click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True,
+                           help="Where the seed blocks are played: local processes (--jobs of them), or Ray tasks "
+                                "(--jobs sets the blocks, 8 per job).")(command)
     command = click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
                            help="Who plays a seat in every game: random (default), first, mcts[:SIMS[:DEPTH]], "
                                 "an entry point of ruledsl.agents, or module:Class (docs/agents.md).")(command)
@@ -286,7 +304,7 @@ def playout_options(command):
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game i uses seed SEED+i.")
 @playout_options
 @guarded
-def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, agent_specs):
+def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, agent_specs, backend, address):
     """Play many random games and summarize how they ended.
 
     Exit code 0 when every game ran to its end, 1 when a rule failed in any game
@@ -300,7 +318,7 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, 
     check_agents(agent_specs, n)
     with terminal_progress(games) as progress:
         summary = simulate_file(game.path, n, games, seed, max_steps, jobs, progress, program=game.program,
-                                agents=agent_specs)
+                                agents=agent_specs, backend=backend_of(backend, address))
     if as_json:
         click.echo(json.dumps(summary.as_json()))
     else:
@@ -321,7 +339,8 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, 
 @click.option("--seed-b", type=int, help="B's game i uses seed SEED_B+i (default: the same seeds as A).")
 @playout_options
 @guarded
-def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_steps, jobs, agent_specs):
+def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_steps, jobs, agent_specs, backend,
+                    address):
     """Play the same seeds on games A and B (e.g. a base game and a house-rule
     variant) and report, metric by metric, A, B, B - A, a test and a verdict.
 
@@ -345,7 +364,7 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
     programs = {game_a.path: game_a.program, game_b.path: game_b.program}
     with terminal_progress(2 * games) as progress:
         report = compare_files(game_a.path, game_b.path, n, games, seed, seed_b, max_steps, jobs, progress, programs,
-                               agents=agent_specs)
+                               agents=agent_specs, backend=backend_of(backend, address))
     if as_json:
         click.echo(json.dumps(report.as_json()))
     else:

@@ -133,7 +133,7 @@ class Report:
 # ---------------------------------------------------------------- running
 def compare_files(path_a: str, path_b: str, players: int, games: int, seed: int, seed_b: int | None = None,
                   max_steps: int | None = None, jobs: int = 1, progress=None, programs=None,
-                  agents: tuple = ()) -> Report:
+                  agents: tuple = (), backend=None) -> Report:
     """Plays `games` random games of each file (A on seeds seed.., B on seed_b..,
     by default the same seeds) and compares them. `programs` maps paths to programs
     already loaded; `progress(n)` is told of finished games (2 * games in all);
@@ -141,7 +141,7 @@ def compare_files(path_a: str, path_b: str, players: int, games: int, seed: int,
     seed_b = seed if seed_b is None else seed_b
     blocks_a = seed_blocks(path_a, players, games, seed, max_steps, jobs, keep_records=True, agents=agents)
     blocks_b = seed_blocks(path_b, players, games, seed_b, max_steps, jobs, keep_records=True, agents=agents)
-    parts = run_blocks(blocks_a + blocks_b, jobs, progress, programs)
+    parts = run_blocks(blocks_a + blocks_b, jobs, progress, programs, backend)
     a = merged(parts[:len(blocks_a)], players, path_a, keep_records=True)
     b = merged(parts[len(blocks_a):], players, path_b, keep_records=True)
     paired = seed == seed_b

@@ -254,11 +254,14 @@ def _play_block_in_worker(block: Block) -> Summary:
     return play_block(block, _WORKER_PROGRAMS[block.path])
 
 
-def run_blocks(blocks: list, jobs: int = 1, progress=None, programs: dict | None = None) -> list:
-    """Plays every block, over `jobs` processes; one Summary per block, in block order.
-    `programs` maps game paths to programs already loaded (used in this process only).
-    `progress(n)` is told of finished games: one by one in a single process, a block
-    at a time with several."""
+def run_blocks(blocks: list, jobs: int = 1, progress=None, programs: dict | None = None,
+               backend=None) -> list:
+    """Plays every block, over `jobs` processes (or on `backend`, e.g. ray_backend.RayBackend);
+    one Summary per block, in block order. `programs` maps game paths to programs already
+    loaded (used in this process only). `progress(n)` is told of finished games: one by
+    one in a single process, a block at a time with several."""
+    if backend is not None:
+        return backend.run(blocks, progress)
     jobs = max(1, min(jobs, len(blocks)))
     if jobs == 1:
         programs = dict(programs or {})
@@ -286,14 +289,14 @@ def merged(parts: list, players: int, path: str = "", keep_records: bool = False
 
 def simulate_file(path: str, players: int, games: int, seed: int, max_steps: int | None = None,
                   jobs: int = 1, progress=None, program=None, keep_records: bool = False,
-                  agents: tuple = ()) -> Summary:
+                  agents: tuple = (), backend=None) -> Summary:
     """Like `simulate`, over `jobs` processes, each loading the game from `path` (or
     using `program`, already loaded, in this one). The summary is the same as with
     one process (blocks are merged in seed order); only `seconds` differs."""
     begin = time.perf_counter()
     blocks = seed_blocks(path, players, games, seed, max_steps, jobs, keep_records, agents)
     programs = {path: program} if program is not None else None
-    total = merged(run_blocks(blocks, jobs, progress, programs), players, path, keep_records)
+    total = merged(run_blocks(blocks, jobs, progress, programs, backend), players, path, keep_records)
     total.seconds = time.perf_counter() - begin
     return total
 

@@ -466,3 +466,15 @@ class Module:
     path: str
     source: str
     decls: tuple
+
+
+def walk(node):
+    """Every node under `node` (itself included), depth first."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield from walk(item)
+    elif attrs.has(type(node)):
+        yield node
+        for f in attrs.fields(type(node)):
+            if f.name != "span":
+                yield from walk(getattr(node, f.name))

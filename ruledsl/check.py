@@ -262,6 +262,29 @@ class Checker:
         for table in (self.m.player_fields, self.m.shared_fields):
             for f in table.values():
                 self.field_default(f)
+        self.set_up_order()
+
+    def set_up_order(self):
+        """E328: a start value may read only what is set up before it: constants, then shared
+        fields in order, then player fields in order; zones come last."""
+        for owner, table in (("shared", self.m.shared_fields), ("player", self.m.player_fields)):
+            ready = set()
+            for f in table.values():
+                for node, what in self.reads_at_setup(f.default, owner, ready):
+                    self.err(node, "E328", f"the start value of {owner} field '{f.name}' reads {what}, which is "
+                                           "set up after it (constants, shared fields, player fields, zones)")
+                ready.add(f.name)
+
+    def reads_at_setup(self, e, owner, ready):
+        for node in ast.walk(e):
+            if isinstance(node, ast.Name) and id(node) not in self.m.local_ids:
+                if node.name in self.m.zones:
+                    yield node, f"zone '{node.name}'"
+                elif owner == "shared" and node.name in self.m.shared_fields and node.name not in ready:
+                    yield node, f"shared field '{node.name}'"
+            elif isinstance(node, ast.Attr) and node.name in self.m.player_fields:
+                if owner == "shared" or node.name not in ready:
+                    yield node, f"player field '{node.name}'"
 
     def field_default(self, f):
         t = self.m.resolve_type(f.type)

@@ -70,13 +70,6 @@ def _bind_var(fn, var, as_var):
 def _tables(model, prog, ex):
     for name, c in model.consts.items():
         prog.consts.append((name, _at_setup(ex(c.value), c.span, f"constant '{name}'")))
-    for owner, table, out in (("shared", model.shared_fields, prog.shared_fields),
-                              ("player", model.player_fields, prog.player_fields)):
-        for name, f in table.items():
-            out.append((name, _at_setup(ex(f.default), f.span, f"the starting value of {owner} field '{name}'")))
-            _labeler(model, prog, owner, f)
-            if f.secret:
-                prog.secret_player_fields[name] = True
     for name, info in model.boards.items():
         spaces = info.spaces
         attrs_of = {a: {} for a in info.params}
@@ -108,6 +101,13 @@ def _tables(model, prog, ex):
                 if y not in ways[d].setdefault(x, []):
                     ways[d][x].append(y)
         prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields, links, ways)
+    for owner, table, out in (("shared", model.shared_fields, prog.shared_fields),
+                              ("player", model.player_fields, prog.player_fields)):
+        for name, f in table.items():
+            out.append((name, _at_setup(ex(f.default), f.span, f"the starting value of {owner} field '{name}'")))
+            _labeler(model, prog, owner, f)
+            if f.secret:
+                prog.secret_player_fields[name] = True
     prog.zones = dict(model.zones)
     prog.zone_order = list(model.zones)
 
@@ -150,7 +150,7 @@ def _cards(model, prog, ex):
             errors.append(Diagnostic(cs.decl.span, "E401",
                                      f"card set '{name}': its rows and label are fixed before a game starts, so they "
                                      "can use literals, the card's attributes, enum values and constants that don't "
-                                     "depend on the player count, and defs of those (not recursing without end)"))
+                                     "depend on the player count, and defs of those"))
         prog.cardset_ids[name] = ids
         if cs.fields:
             prog.card_fields[name] = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field "

@@ -265,9 +265,9 @@ class _Gen:
     def fixed_attrs(self, name):
         """Attribute tables {attr: function giving [(item, value)...]} of a board or card set."""
         if name in self.m.boards:
-            board = self.p.boards[name]
-            return {a: (lambda t=t, sp=board.spaces: [(s, t[s]) for s in sp])
-                    for a, t in board.attrs_of_space.items()}
+            prog = self.p  # boards are built after the field defaults compile: read them on first use
+            return {a: (lambda a=a, n=name: [(s, prog.boards[n].attrs_of_space[a][s]) for s in prog.boards[n].spaces])
+                    for a in self.m.boards[name].params}
         if name in self.m.cardsets:
             prog = self.p  # cards are built after defs compile: read them on first use
             return {a: (lambda a=a, n=name: [(c, prog.cards[c].attrs[a]) for c in prog.cardset_ids[n]])

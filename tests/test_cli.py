@@ -50,7 +50,7 @@ def test_check_reports_every_error_with_source_and_caret(games_dir):
 
 @pytest.mark.parametrize("name, content, expected", [
     ("missing.game", None, "missing.game: no such file"),
-    (".", None, "cannot read file: Is a directory"),
+    (".", None, "cannot read file: only .game files are read"),
     ("binary.game", b"\xff\xfe\x00game", "cannot read file"),
     ("empty.game", b"", "missing 'game \"Title\" players N..M'"),
 ])

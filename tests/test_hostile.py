@@ -118,9 +118,10 @@ HOSTILE = [  # (game text after the title line, what the message says, where)
     ("enum override { a b }\nrule flow() { }\n", None, None),
     ("const X = 1" + "0" * 5000 + "\nrule flow() { }\n", "error: a number has at most 18 digits [E005]", ":2:11:"),
     ("shared {\n  a: int = b + 1\n  b: int = 1\n}\nrule flow() { say \"{a}\" }\n",
-     "runtime error: the starting value of shared field 'a' can't be computed at set-up", ":3:3:"),
+     "error: the start value of shared field 'a' reads shared field 'b', which is set up after it", ":3:12:"),
     ("cards c(a: int) { card 1 }\nzone z: c public\nshared { t: c? = top(z) }\nrule flow() { }\n",
-     "runtime error: the starting value of shared field 't' can't be computed at set-up", ":4:10:"),
+     "error: the start value of shared field 't' reads zone 'z', which is set up after it", ":4:22:"),
+    ("board b(x: int) { space s 1 }\nshared { t: int = sum(s in b: s.x) }\nrule flow() { }\n", None, None),
     ("def f(n: int) = f(n + 1)\nshared { x: int = f(1) }\nrule flow() { }\n",
      "runtime error: the starting value of shared field 'x': defs call each other too deep [R004]", ":3:10:"),
     ("def f(n: int) = if n == 0 then 1 else f(n - 1) + 1\ncards c(a: int) label \"{f(a)}\" { card 5000 }\n"
@@ -129,8 +130,8 @@ HOSTILE = [  # (game text after the title line, what the message says, where)
 
 
 @pytest.mark.parametrize("body,message,where", HOSTILE, ids=["const_override", "enum_override", "long_number",
-                                                            "forward_field", "field_reads_zone", "recursive_field",
-                                                            "recursive_card_label"])
+                                                            "forward_field", "field_reads_zone", "field_reads_board",
+                                                            "recursive_field", "recursive_card_label"])
 def test_hostile_declarations_get_a_diagnostic_not_an_internal_error(tmp_path, body, message, where):
     game = tmp_path / "h.game"
     game.write_text('game "H" players 2..2\n' + body)

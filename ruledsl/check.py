@@ -265,13 +265,13 @@ class Checker:
         self.set_up_order()
 
     def set_up_order(self):
-        """E328: a start value may read only what is set up before it: constants, then shared
+        """E334: a start value may read only what is set up before it: constants, then shared
         fields in order, then player fields in order; zones come last."""
         for owner, table in (("shared", self.m.shared_fields), ("player", self.m.player_fields)):
             ready = set()
             for f in table.values():
                 for node, what in self.reads_at_setup(f.default, owner, ready):
-                    self.err(node, "E328", f"the start value of {owner} field '{f.name}' reads {what}, which is "
+                    self.err(node, "E334", f"the start value of {owner} field '{f.name}' reads {what}, which is "
                                            "set up after it (constants, shared fields, player fields, zones)")
                 ready.add(f.name)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import ast
+from .budget import MAX_RANGE
 from .check_stmt import StmtChecks
 from .errors import Diagnostic
 from .types import ANY, BOOL, INT, NONE, PLAYER, STR, T, assignable, coll, comparable, elem_of
@@ -265,6 +266,9 @@ class BodyChecker(StmtChecks):
     def x_Range(self, e, scope):
         self.want(e.lo, scope, INT, "a range bound")
         self.want(e.hi, scope, INT, "a range bound")
+        if isinstance(e.lo, ast.Int) and isinstance(e.hi, ast.Int) and e.hi.value - e.lo.value >= MAX_RANGE:
+            self.err(e, "E335", f"a range of {e.hi.value - e.lo.value + 1:,} numbers; a range has at most "
+                                f"{MAX_RANGE:,} (budget.py)")
         return coll(INT)
 
     def x_Binary(self, e, scope):

@@ -25,6 +25,7 @@ MAX_RANGE = 1_000_000  # numbers in one range a..b
 MAX_TEXT = 100_000  # characters in one text
 MAX_NUMBER = 2 ** 63  # a stored number stays within -(2**63 - 1) .. 2**63 - 1
 MAX_CARDS = 100_000  # cards in one game
+MAX_SPACES = 10_000  # spaces on one board (checked, E336)
 DRAW_COST = 8  # units per card a draw moves (a move, and maybe a refill and its shuffle)
 
 

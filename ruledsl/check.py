@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import ast
+from .budget import MAX_SPACES
 from .check_body import GLOBAL_COLLECTIONS, GLOBAL_VALUES, BodyChecker, Scope
 from .errors import Diagnostic, RuleError, Span
 from .load import Loaded
@@ -212,6 +213,8 @@ class Checker:
         names = [s.name for s in d.spaces]
         info = BoardInfo(decl=d, params=params, defaults=defaults, fields={f.name: f for f in d.fields}, spaces=names)
         self.m.boards[d.name] = info
+        if len(names) > MAX_SPACES:
+            self.err(d, "E336", f"board '{d.name}' has {len(names):,} spaces; a board has at most {MAX_SPACES:,}")
         for s in d.spaces:
             self.m.board_of_space.setdefault(s.name, []).append(d.name)
         for s in d.spaces:

@@ -231,3 +231,12 @@ def test_commands_open_only_regular_game_files(tmp_path):
     (tmp_path / "t.jsonl").write_text(header + "\n")
     result = CliRunner().invoke(main, ["replay", str(tmp_path / "t.jsonl")])
     assert result.exit_code == 1 and "root:" not in result.output
+
+
+def test_a_board_of_too_many_spaces_is_refused_by_the_checker(tmp_path):
+    game = tmp_path / "spaces.game"
+    spaces = "\n".join(f"  space s{i}" for i in range(10_001))
+    game.write_text(f'game "S" players 2..2\nboard b() {{\n{spaces}\n}}\nrule flow() {{ }}\n')
+    result = CliRunner().invoke(main, ["check", str(game)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{game}:2:1: error: board 'b' has 10,001 spaces; a board has at most 10,000 [E336]")

@@ -7,8 +7,10 @@
    seat cannot see among the places it cannot see them, within each card set and
    keeping every zone's count (the game's own zone visibility: what
    `World.snapshot(seat)` shows as a list, a top card, or shown attributes stays;
-   counts-only places are shuffled); future chance gets a fresh seeded source, so
-   the search never knows the real dice or deck order;
+   counts-only places are shuffled); other seats' `secret` player fields are set
+   to their declared start values (what the seat knows of them without the rules'
+   history: a value the seat could infer is not inferred); future chance gets a
+   fresh seeded source, so the search never knows the real dice or deck order;
 2. walks one tree, keyed by the labels chosen from the root, with UCB1 (each
    node's value is that of the seat that chose it; labels not offered in this
    determinization are passed over), and adds one node;
@@ -19,9 +21,9 @@
 
 The most visited label is chosen. Seeded and deterministic: the random numbers
 come from the game seed and the seat (and the decision count), never from the
-clock. Known limits: secret player fields and what a seat saw earlier but cannot
-see now are not resampled (the search sees the former as they are, and forgets
-the latter).
+clock. Known limits: what a seat saw earlier but cannot see now is forgotten
+(redrawn as if never seen); a rule's local variable holding another seat's
+sealed choice keeps its true value (the rule text, not the World, holds it).
 """
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ import math
 import random
 
 from .errors import GameRuntimeError
-from .runtime import RandomChance
+from .runtime import RandomChance, copy_value
+from .world import World
 
 DEFAULT_SIMULATIONS = 200
 DEFAULT_DEPTH = 100
@@ -163,24 +166,73 @@ def shares(winners, n: int) -> list:
 
 def determinize(machine, seat: int, rng: random.Random, chance_seed: str):
     """A copy of the game in which the cards `seat` cannot see are reshuffled among
-    the places it cannot see, card set by card set; chance from here on is fresh."""
+    the places it cannot see, card set by card set (a place whose card shows some
+    attributes gets a card showing the same), other seats' secret player fields
+    are at their start values, and chance from here on is fresh."""
     m = machine.clone()
     w, p = m.w, m.program
-    places: dict = {}  # card set -> [(zone key, position)]
+    places: dict = {}  # card set -> [(zone key, position, shown attributes or None)]
     for key, cards in w.zones.items():
         zone = p.zones[key[0]]
-        vis = zone.visibility
-        if vis == "public" or (vis == "owner" and key[1] == seat) or zone.show:
+        vis = zone.visibility  # as World.show_zone: all, else top card, else shown attributes, else a count
+        if vis == "public" or (vis == "owner" and key[1] == seat):
             continue
+        show = zone.show if vis != "top" else None
         for i in range(1 if vis == "top" else 0, len(cards)):
-            places.setdefault(p.cards[cards[i]].set, []).append((key, i))
+            card = p.cards[cards[i]]
+            shown = tuple(card.attrs[a] for a in show) if show else None
+            places.setdefault(card.set, []).append((key, i, shown))
     for spots in places.values():
-        cards = [w.zones[key][i] for key, i in spots]
-        rng.shuffle(cards)
-        for (key, i), card in zip(spots, cards):
-            w.zones[key][i] = card
-            w.loc[card] = key
+        redeal(w, p, spots, rng)
+    hide_secret_fields(w, seat, start_fields(p, w.n))
     w.touch()
     m.chance = RandomChance(f"mcts:{chance_seed}")
     m.chance.attach(m)
     return m
+
+
+def redeal(w, p, spots: list, rng: random.Random):
+    """The cards at `spots` dealt to them again at random; a spot showing attributes
+    takes a card with those attributes (uniform over the deals that show the same)."""
+    pool = [w.zones[key][i] for key, i, _ in spots]
+    rng.shuffle(pool)
+    if any(shown is not None for _, _, shown in spots):
+        dealt = {}
+        for n, (key, i, shown) in enumerate(spots):
+            if shown is not None:  # the first card left in the shuffled pool that shows the same
+                j = next(j for j, c in enumerate(pool) if tuple(p.cards[c].attrs[a] for a in
+                                                             p.zones[key[0]].show) == shown)
+                dealt[n] = pool.pop(j)
+        rest = iter(pool)
+        pool = [dealt[n] if n in dealt else next(rest) for n in range(len(spots))]
+    for (key, i, _), card in zip(spots, pool):
+        w.zones[key][i] = card
+        w.loc[card] = key
+
+
+_START: dict = {}  # (id(program), players) -> (program, every seat's start player fields)
+
+
+def start_fields(program, n: int) -> list:
+    """Every seat's player fields as the game starts (the declared start values, before
+    set-up), computed once per program and player count."""
+    key = (id(program), n)
+    hit = _START.get(key)
+    if hit is None or hit[0] is not program:
+        fresh = World(program, n)
+        program.init_world(fresh)
+        hit = _START[key] = (program, [dict(f) for f in fresh.players])
+    return hit[1]
+
+
+def hide_secret_fields(w, seat: int, start: list):
+    """Other seats' `secret` player fields, which `seat` sees as "?", set to their start values."""
+    secret = w.program.secret_player_fields
+    if not secret:
+        return
+    for other, fields in enumerate(w.players):
+        if other == seat:
+            continue
+        for name in fields:
+            if secret.get(name):
+                fields[name] = copy_value(start[other][name])

@@ -187,3 +187,102 @@ def test_compare_takes_agents():
     assert report["agents"] == ["0=first"]
     text = run("compare", TIC_TAC_TOE, TIC_TAC_TOE, "--games", "10", "--agent", "0=first").output
     assert "agents 0=first (others random)" in text
+
+
+# ---------------------------------------------------------------- hidden information
+# Seat 1 hides a coin in a secret player field; seat 0 scores by guessing it. Seat 0
+# sees "?" for the coin, so its search must not depend on the coin's true value.
+GUESS = '''
+game "Guess the coin" players 2..2
+
+player {
+  secret coin: int = 0
+  points: int = 0
+}
+
+rule flow() {
+  choose secret c from 0..1 by seat(1) as "hide"
+  let hider = seat(1)
+  hider.coin = c
+  choose g from 0..1 by seat(0) as "guess"
+  let guesser = seat(0)
+  if g == hider.coin { guesser.points += 1 } else { hider.points += 1 }
+  end "guessed"
+}
+
+score p: p.points
+'''
+
+
+@pytest.fixture
+def guess_program(tmp_path):
+    path = tmp_path / "guess.game"
+    path.write_text(GUESS)
+    return load_game(str(path)).program
+
+
+def guess_after_hiding(program, coin):
+    machine = Machine(program, 2, RandomChance(3))
+    machine.choose(str(coin))
+    return machine
+
+
+def test_determinization_sets_other_seats_secret_fields_to_their_start_values(guess_program):
+    machine = guess_after_hiding(guess_program, 1)
+    assert machine.w.players[1]["coin"] == 1
+    for k in range(5):
+        copy = determinize(machine, 0, random.Random(k), f"t{k}")
+        assert copy.w.players[1]["coin"] == 0  # the declared start value, never the true one
+    assert determinize(machine, 1, random.Random(0), "t").w.players[1]["coin"] == 1  # its own stays
+    assert machine.w.players[1]["coin"] == 1  # the game searched from is left alone
+
+
+def test_mcts_choice_does_not_depend_on_a_hidden_secret_field(guess_program):
+    games = [guess_after_hiding(guess_program, coin) for coin in (0, 1)]
+    assert games[0].w.snapshot(0) == games[1].w.snapshot(0)  # seat 0 sees the same in both
+    for seed in range(4):
+        picks = [MctsAgent(0, seed, "40").choose(None, m.pending, m) for m in games]
+        assert picks[0] == picks[1], (seed, picks)
+
+
+# Seat 1's hand shows each card's colour, not its number: a determinization for seat 0
+# may redeal the numbers, never the colours.
+SHOWN = '''
+game "Shown colours" players 2..2
+
+enum colour { red blue }
+
+cards tile(colour: colour, n: int) label "{colour} {n}" { each colour in colour, n in 1..3 }
+
+zone bag: tile hidden
+zone hand per player: tile owner show colour
+
+rule setup() {
+  shuffle bag
+  for p in players { draw 2 from bag to hand[p] }
+}
+
+rule flow() {
+  choose t from hand[seat(0)] by seat(0) as "play"
+  end "played"
+}
+'''
+
+
+def test_determinization_keeps_shown_attributes_and_redeals_the_rest(tmp_path):
+    path = tmp_path / "shown.game"
+    path.write_text(SHOWN)
+    program = load_game(str(path)).program
+    machine = Machine(program, 2, RandomChance(2))
+    before = machine.w.snapshot()
+    seen = set()
+    for k in range(40):
+        copy = determinize(machine, 0, random.Random(k), f"t{k}")
+        assert copy.w.snapshot(0) == machine.w.snapshot(0)  # what seat 0 sees is unchanged
+        hand = copy.w.snapshot()["zones"]["hand/seat 1"]
+        assert [c.split()[0] for c in hand] == [c.split()[0] for c in before["zones"]["hand/seat 1"]]
+        assert sorted(hand + copy.w.snapshot()["zones"]["bag"]) == \
+            sorted(before["zones"]["hand/seat 1"] + before["zones"]["bag"])
+        assert all(copy.w.loc[c] == key for key, cards in copy.w.zones.items() for c in cards)
+        seen.add(tuple(hand))
+    assert len(seen) > 1  # the numbers in seat 1's hand are redrawn

@@ -80,46 +80,60 @@ class ScriptedAgent:
 
 
 class HumanAgent:
-    """Asks at the terminal: shows the seat's view and numbered options."""
+    """Asks at the terminal: shows the seat's view and numbered options, the question last.
+
+    `terminal` (terminal.py, set by `play`) draws boards as pictures and numbers options
+    by their place in a fixed domain; without it the options are numbered 1..n."""
 
     needs_view = True
 
     def __init__(self, seat: int):
         self.seat = seat
         self.last_view: dict | None = None  # what this seat saw at its last decision
+        self.terminal = None
 
     def choose(self, view, decision) -> int:
         click.echo(f"--- seat {self.seat} to choose: {decision.name} ---")
-        click.echo(render_view(view, self.seat))
+        click.echo(render_view(view, self.seat, self.terminal))
         if self.last_view is not None:
             click.echo(changed_text(self.last_view, view))
         self.last_view = view
+        numbers = self.terminal.numbers(decision) if self.terminal else list(range(1, len(decision.labels) + 1))
         click.echo("options:")
-        for i, label in enumerate(decision.labels, start=1):
-            click.echo(f"  {i}. {label}")
-        return self.ask(decision)
+        for number, label in zip(numbers, decision.labels):
+            click.echo(f"  {number}. {label}")
+        return self.ask(decision, numbers)
 
-    def ask(self, decision) -> int:
+    def ask(self, decision, numbers=None) -> int:
         """An option by its number, its label or the start of one label (any case); `?` for help."""
-        count = len(decision.labels)
+        numbers = numbers or list(range(1, len(decision.labels) + 1))
+        shown = _number_range(numbers)
         while True:
-            answer = click.prompt(f"number 1-{count}, a label, or ? for help", type=str).strip()
+            answer = click.prompt(f"number {shown}, a label, or ? for help", type=str).strip()
             if answer == "?":
-                click.echo(human_help(decision))
+                click.echo(human_help(decision, numbers))
                 continue
             if answer == "q" and "q" not in decision.labels:
                 raise click.Abort()  # play's transcript keeps every step so far
-            index = pick_option(answer, decision.labels)
+            index = pick_option(answer, decision.labels, numbers)
             if index is not None:
                 return index
-            click.echo(f"'{answer}' is not an option: enter a number from 1 to {count}, "
+            click.echo(f"'{answer}' is not an option: enter a number shown ({shown}), "
                        "or a label or the start of one (? for help)")
 
 
-def pick_option(answer: str, labels: list) -> int | None:
-    """A number picks by position; other text an exact label, else the one label it starts."""
+def _number_range(numbers: list) -> str:
+    if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        return f"{numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
+    return ",".join(str(n) for n in numbers)
+
+
+def pick_option(answer: str, labels: list, numbers: list | None = None) -> int | None:
+    """A number picks the option shown with it (by default its position); other text an
+    exact label, else the one label it starts."""
     if answer.isascii() and answer.isdigit():  # not '²', which isdigit() but int() refuses
-        return int(answer) - 1 if 1 <= int(answer) <= len(labels) else None
+        numbers = numbers or list(range(1, len(labels) + 1))
+        return numbers.index(int(answer)) if int(answer) in numbers else None
     low = answer.lower()
     exact = [i for i, label in enumerate(labels) if label.lower() == low]
     if exact:
@@ -128,15 +142,17 @@ def pick_option(answer: str, labels: list) -> int | None:
     return starts[0] if len(starts) == 1 else None
 
 
-def human_help(decision) -> str:
+def human_help(decision, numbers=None) -> str:
+    from .terminal import numbering_help
+    numbers = numbers or list(range(1, len(decision.labels) + 1))
     return (f"{decision.name}: asked by the rule at {decision.span.where()}\n"
             "answer with the option's number, its label, or the start of a label (any case);\n"
-            "a number always means a position. q, Ctrl-C or Ctrl-D stops the game "
-            "(a transcript being recorded keeps every step so far).")
+            f"{numbering_help(numbers)}\n"
+            "q, Ctrl-C or Ctrl-D stops the game (a transcript being recorded keeps every step so far).")
 
 
-def render_view(view: dict, seat: int) -> str:
-    """A compact, line-per-part text of a seat's view."""
+def render_view(view: dict, seat: int, terminal=None) -> str:
+    """A compact, line-per-part text of a seat's view; with a terminal, boards as pictures."""
     lines = []
     if view.get("shared"):
         lines.append("shared: " + _pairs(view["shared"]))
@@ -151,8 +167,13 @@ def render_view(view: dict, seat: int) -> str:
             lines.append(f"{name}: {_zone_text(cards)}")
     if empty:
         lines.append("empty: " + ", ".join(empty))
+    pictures = dict(terminal.boards(view)) if terminal else {}
     for board, spaces in view.get("boards", {}).items():
-        lines.append(f"{board}: " + "; ".join(f"{space} {_pairs(fields)}" for space, fields in spaces.items()))
+        if not pictures.get(board):
+            lines.append(f"{board}: " + "; ".join(f"{space} {_pairs(fields)}" for space, fields in spaces.items()))
+    for board, picture in pictures.items():
+        if picture:
+            lines += [f"{board}:"] + picture
     return "\n".join(lines)
 
 

@@ -27,6 +27,8 @@ from .replay import Divergence, RecordingEnds, ReplayError, follow, recorded_gam
 from .resume import resume
 from .runtime import Machine, RandomChance
 from .simulate import limit_reason, simulate_file, terminal_progress
+from .terminal import attach as attach_terminal
+from .terminal import chosen_seed
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
 from .view import ViewError, render_html, view_data
 
@@ -190,7 +192,8 @@ def check_one(path: str) -> str | None:
 @main.command()
 @click.argument("game_path", metavar="GAME", required=False)
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed for chance and random agents.")
+@click.option("--seed", "-s", type=int,
+              help="Seed for chance and random agents (default: a random one, printed and recorded).")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
               help="Continue an interrupted recorded game under its recorded rules, seed and seats "
                    "(--agent changes a seat); it is recorded again, complete, to --record or the same file.")
@@ -208,7 +211,9 @@ def play(game_path, players, seed, resume_path, agent_specs, record, max_steps):
         raise Failure("error: give a GAME to play, or --resume FILE to go on with a recorded game")
     game = load(game_path)
     n = player_count(game, players)
+    seed = chosen_seed(seed)
     agents, kinds = build_agents(agent_specs, n, seed)
+    attach_terminal(agents, game)
     as_seat = onlooker(kinds)
     out = open(record, "w", encoding="utf-8") if record else None
     try:
@@ -229,6 +234,7 @@ def play_resumed(path: str, agent_specs, record: str | None, max_steps: int | No
     n, seed = header["players"], header["seed"]
     specs = [f"{seat}={kind}" for seat, kind in enumerate(header["agents"])] + list(agent_specs)
     agents, kinds = build_agents(specs, n, seed)
+    attach_terminal(agents, game)
     as_seat = onlooker(kinds)
     with open(record or path, "w", encoding="utf-8") as out:
         writer = TranscriptWriter(out)  # quiet while the recorded steps are made again

@@ -128,11 +128,12 @@ def test_play_max_steps_stops_the_game(games_dir):
 
 
 def test_play_with_a_human_seat_hides_the_other_seats_secrets(games_dir):
-    result = run("play", "secret_bid.game", "--seed", 3, "--agent", "1=human", input="7\n1\n1\n1\n1\n")
+    result = run("play", "secret_bid.game", "--seed", 3, "--agent", "1=human",
+                 input="7\n" + "1\n2\n3\n4\n5\n6\n" * 4)  # cards named by numbers: the number is the card
     assert result.exit_code == 0, result.output
     assert "[1] seat 0 chose (sealed) for bid" in result.stdout
     assert "--- seat 1 to choose: bid ---" in result.stdout
-    assert "'7' is not an option: enter a number from 1 to 2" in result.stdout
+    assert "'7' is not an option: enter a number shown (3-4)" in result.stdout
     assert "[2] seat 1 chose" in result.stdout and "(secret)" in result.stdout
 
 

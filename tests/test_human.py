@@ -1,6 +1,8 @@
 """A person at a terminal: options by label or its start, `?` for help (issue 15, part 3, in part)."""
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -68,3 +70,68 @@ def test_q_stops_the_game_and_keeps_the_transcript(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     lines = record.read_text().splitlines()
     assert '"choice":"b2"' in lines[2] and len(lines) == 4  # header, rules, seat 0's b2, seat 1's reply
+
+
+def test_the_grid_is_drawn_and_a_cell_keeps_its_number(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "ruledsl", "play", str(ROOT / "examples" / "tic_tac_toe.game"),
+                                           "--agent", "0=human", "--agent", "1=human", "--seed", "1"],
+                          encoding="utf-8", timeout=30, dimensions=(40, 100))
+    child.expect(r"4 b1 \. +\| 5 b2 \. +\| 6 b3 \.")  # a 3x3 grid, each cell with its number
+    child.expect(r"number 1-9, a label")
+    child.sendline("1")
+    child.expect(r"1 a1 seat 0 \| 2 a2 \. ")
+    child.expect(r"number 2-9, a label")
+    child.sendline("?")
+    child.expect("the numbers are fixed")
+    child.sendline("5")  # b2 is 5 whatever else is taken
+    child.expect(r"number 2,3,4,6,7,8,9, a label")  # seat 0 again: a1 and b2 are taken
+    child.sendline("5")
+    child.expect(r"'5' is not an option")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+
+
+class _Decision:
+    def __init__(self, labels, kind="choose"):
+        self.labels, self.kind = labels, kind
+
+
+def test_options_are_numbered_by_their_place_in_a_fixed_domain():
+    from ruledsl.pipeline import load_game
+    from ruledsl.terminal import option_numbers
+    program = load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
+    assert option_numbers(_Decision(["b2", "c3"]), program) == [5, 9]  # board spaces
+    assert option_numbers(_Decision(["seat 1"]), program) == [2]  # seats
+    assert option_numbers(_Decision(["4", "6"]), program) == [4, 6]  # whole numbers: themselves
+    assert option_numbers(_Decision(["roll", "hold"], "menu"), program) == [1, 2]  # as offered
+    assert option_numbers(_Decision(["ace", "b2"]), program) == [1, 2]
+    assert pick_option("9", ["b2", "c3"], [5, 9]) == 1 and pick_option("1", ["b2", "c3"], [5, 9]) is None
+
+
+def test_a_track_is_one_line_with_empty_stretches_summed_up():
+    from ruledsl.terminal import track_line
+    drawing = {"shape": "ring", "spaces": [{"name": n} for n in ("go", "a", "b", "c", "jail")]}
+    assert track_line(drawing, {"go": "seat 0 at", "jail": "seat 1 at"}) == \
+        "  go [seat 0 at] > · x3 > jail [seat 1 at] ↺"
+
+
+def test_play_without_a_seed_records_a_random_one_that_replays(tmp_path):
+    record = tmp_path / "game.jsonl"
+    game = str(ROOT / "examples" / "pig.game")
+    result = CliRunner().invoke(main, ["play", game, "--players", "2", "--record", str(record)])
+    assert result.exit_code == 0, result.output
+    seed = json.loads(record.read_text().splitlines()[0])["seed"]
+    assert isinstance(seed, int) and f"seed {seed} " in result.output.splitlines()[0]
+    assert CliRunner().invoke(main, ["replay", str(record)]).exit_code == 0
+    again = subprocess.run([sys.executable, "-m", "ruledsl", "play", game, "--players", "2", "--seed", str(seed)],
+                           capture_output=True, text=True)
+    assert again.returncode == 0 and again.stdout == result.output  # --seed N plays it again
+
+
+def test_a_bad_seed_is_a_message_not_a_traceback():
+    bad = subprocess.run([sys.executable, "-m", "ruledsl", "play", str(ROOT / "examples" / "pig.game"),
+                          "--seed", "many"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "--seed" in bad.stderr

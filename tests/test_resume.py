@@ -31,7 +31,8 @@ def test_a_human_seat_resumes_and_is_asked_again(tmp_path, monkeypatch):
     before = (tmp_path / "t.jsonl").read_text().splitlines()
     assert not any('"type":"result"' in line for line in before)
     moves = sum('"type":"decision"' in line for line in before)
-    resumed = runner.invoke(main, ["play", "--resume", "t.jsonl"], input="1\n" * 5)
+    cells = "".join(f"{n}\n" for n in range(1, 10))  # a taken cell's number is refused: the next one is tried
+    resumed = runner.invoke(main, ["play", "--resume", "t.jsonl"], input=cells * 5)
     assert resumed.exit_code == 0, resumed.output
     assert f"t.jsonl: resumed after step {moves}" in resumed.output
     after = (tmp_path / "t.jsonl").read_text().splitlines()

@@ -1,0 +1,157 @@
+"""What a human seat sees at the terminal besides its fields: boards as pictures, and
+option numbers that stay put.
+
+Both come from the declarations alone (never the game):
+
+- A board the viewer lays out as a `grid` (view_layout.py: x/y, col/row or a1..c3
+  spaces) is drawn as rows of cells, each `NUMBER NAME CONTENT`; any other board (a
+  loop, a line, a graph, spaces without topology) as one line of its spaces in
+  declaration order, each empty stretch summed up (`· x7`), a loop ending in ↺.
+  A cell's content is its fields that hold something (not none, 0, no or empty) and
+  the pieces on it (player/shared fields whose value is that space).
+- Option numbers: when every option of a `choose` is one of a fixed domain, the
+  number is its place in that domain, so `5` means the same whatever else is offered:
+  the spaces of one board (in declaration order), the values of one enum, the seats
+  (`seat K` is K+1), or whole numbers from 1 up (the number is the value). Menus,
+  cards and everything else are numbered 1..n as offered.
+"""
+from __future__ import annotations
+
+EMPTY_VALUES = (None, "none", 0, False, "", [], {})
+
+
+def attach(agents, game) -> None:
+    """Gives each human agent the game's board drawings, pieces and domains."""
+    from .agents import HumanAgent
+    from .view import board_drawings, pieces
+    drawings, placed = board_drawings(game), pieces(game)
+    for agent in agents:
+        if isinstance(agent, HumanAgent):
+            agent.terminal = Terminal(drawings, placed, game.program)
+
+
+class Terminal:
+    def __init__(self, drawings, placed, program):
+        self.drawings = {d["name"]: d for d in drawings}
+        self.placed = placed
+        self.program = program
+
+    def boards(self, view: dict) -> list:
+        """Lines drawing each board of the view that has a drawable shape (others: None)."""
+        out = []
+        with_pieces = [p["board"] for p in self.placed]
+        names = list(view.get("boards", {})) + [b for b in dict.fromkeys(with_pieces) if b not in view.get("boards", {})]
+        for name in names:
+            spaces = view.get("boards", {}).get(name, {})
+            drawing = self.drawings.get(name)
+            if drawing is None:
+                out.append((name, None))
+                continue
+            marks = pieces_on(view, self.placed, name)
+            content = {s["name"]: cell_text(spaces.get(s["name"], {}), marks.get(s["name"], []))
+                       for s in drawing["spaces"]}
+            lines = grid_lines(drawing, content) if drawing["shape"] == "grid" else [track_line(drawing, content)]
+            out.append((name, lines))
+        return out
+
+    def numbers(self, decision) -> list:
+        return option_numbers(decision, self.program)
+
+
+def pieces_on(view: dict, placed: list, board: str) -> dict:
+    """space -> ['seat 0 at', 'start'] : who stands where on this board."""
+    out: dict = {}
+    for piece in placed:
+        if piece["board"] != board:
+            continue
+        if piece["owner"] == "shared":
+            at = view.get("shared", {}).get(piece["field"])
+            out.setdefault(at, []).append(piece["field"])
+            continue
+        for player in view.get("players", []):
+            at = player.get(piece["field"])
+            out.setdefault(at, []).append(f"seat {player['seat']} {piece['field']}")
+    return out
+
+
+def cell_text(fields: dict, marks: list) -> str:
+    """What is on a space: its non-empty fields (by value alone when it has one field) and pieces."""
+    from .agents import _value_text
+    full = {k: v for k, v in fields.items() if v not in EMPTY_VALUES}
+    if len(fields) == 1:
+        parts = [_value_text(v) for v in full.values()]
+    else:
+        parts = [f"{k}={_value_text(v)}" for k, v in full.items()]
+    return ", ".join(parts + marks)
+
+
+def grid_lines(drawing: dict, content: dict) -> list:
+    """Rows of cells `N name content`, N the space's place on the board (its option number)."""
+    cells = {}
+    for number, space in enumerate(drawing["spaces"], start=1):
+        cells[(space["x"], space["y"])] = f"{number} {space['name']} {content.get(space['name']) or '.'}"
+    width = max(len(c) for c in cells.values())
+    xs = sorted({x for x, _ in cells})
+    ys = sorted({y for _, y in cells})
+    return ["  " + " | ".join(cells.get((x, y), "").ljust(width) for x in xs).rstrip() for y in ys]
+
+
+def track_line(drawing: dict, content: dict) -> str:
+    """The spaces in order, empty stretches summed up; a loop ends with ↺ (back to the start)."""
+    parts: list = []
+    empty = 0
+    for space in drawing["spaces"]:
+        text = content.get(space["name"])
+        if not text:
+            empty += 1
+            continue
+        if empty:
+            parts.append(f"· x{empty}" if empty > 1 else "·")
+            empty = 0
+        parts.append(f"{space['name']} [{text}]")
+    if empty:
+        parts.append(f"· x{empty}" if empty > 1 else "·")
+    loop = " ↺" if drawing["shape"] == "ring" else ""
+    return "  " + " > ".join(parts) + loop
+
+
+def option_numbers(decision, program) -> list:
+    """Each option's number: its place in a fixed domain when all options come from one, else 1..n."""
+    labels = list(decision.labels)
+    if decision.kind == "choose" and program is not None:
+        for domain in _domains(program):
+            if set(labels) <= set(domain):
+                return [domain.index(label) + 1 for label in labels]
+        values = [_whole(label) for label in labels]
+        if all(v is not None and v >= 1 for v in values) and len(set(values)) == len(values):
+            return values
+    return list(range(1, len(labels) + 1))
+
+
+def _domains(program):
+    for board in program.boards.values():
+        yield list(board.spaces)
+    for members in program.enums.values():
+        yield list(members)
+    yield [f"seat {k}" for k in range(program.max_players)]
+
+
+def _whole(label: str):
+    return int(label) if label.isascii() and label.isdigit() else None
+
+
+def numbering_help(numbers: list) -> str:
+    if numbers == list(range(1, len(numbers) + 1)):
+        return "the numbers are the options' places in this list (they may change from turn to turn)."
+    return ("the numbers are fixed: each option keeps its number whatever else is offered "
+            "(a board's space by its place on the board, an enum value or a seat by its place, "
+            "a number by itself).")
+
+
+def chosen_seed(seed):
+    """`--seed N` as given; without it a random seed from the OS. The narration's first
+    line prints it and the transcript header records it, so the game can be played again."""
+    if seed is not None:
+        return seed
+    import secrets
+    return secrets.randbelow(2**31)

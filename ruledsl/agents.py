@@ -98,20 +98,21 @@ class HumanAgent:
         if self.last_view is not None:
             click.echo(changed_text(self.last_view, view))
         self.last_view = view
-        numbers = self.terminal.numbers(decision) if self.terminal else list(range(1, len(decision.labels) + 1))
+        numbers, domain = self.terminal.numbers(decision) if self.terminal else (None, None)
+        numbers = numbers or list(range(1, len(decision.labels) + 1))
         click.echo("options:")
         for number, label in zip(numbers, decision.labels):
             click.echo(f"  {number}. {label}")
-        return self.ask(decision, numbers)
+        return self.ask(decision, numbers, domain)
 
-    def ask(self, decision, numbers=None) -> int:
+    def ask(self, decision, numbers=None, domain=None) -> int:
         """An option by its number, its label or the start of one label (any case); `?` for help."""
         numbers = numbers or list(range(1, len(decision.labels) + 1))
         shown = _number_range(numbers)
         while True:
             answer = click.prompt(f"number {shown}, a label, or ? for help", type=str).strip()
             if answer == "?":
-                click.echo(human_help(decision, numbers))
+                click.echo(human_help(decision, domain))
                 continue
             if answer == "q" and "q" not in decision.labels:
                 raise click.Abort()  # play's transcript keeps every step so far
@@ -142,12 +143,12 @@ def pick_option(answer: str, labels: list, numbers: list | None = None) -> int |
     return starts[0] if len(starts) == 1 else None
 
 
-def human_help(decision, numbers=None) -> str:
+def human_help(decision, domain=None) -> str:
+    """The rule asking, how to answer, what the numbers count in (`domain`, None: this list)."""
     from .terminal import numbering_help
-    numbers = numbers or list(range(1, len(decision.labels) + 1))
     return (f"{decision.name}: asked by the rule at {decision.span.where()}\n"
             "answer with the option's number, its label, or the start of a label (any case);\n"
-            f"{numbering_help(numbers)}\n"
+            f"{numbering_help(domain)}\n"
             "q, Ctrl-C or Ctrl-D stops the game (a transcript being recorded keeps every step so far).")
 
 

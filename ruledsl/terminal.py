@@ -12,8 +12,9 @@ Both come from the declarations alone (never the game):
 - Option numbers: when every option of a `choose` is one of a fixed domain, the
   number is its place in that domain, so `5` means the same whatever else is offered:
   the spaces of one board (in declaration order), the values of one enum, the seats
-  (`seat K` is K+1), or whole numbers from 1 up (the number is the value). Menus,
-  cards and everything else are numbered 1..n as offered.
+  (`seat K` is K+1), or whole numbers from 1 up (the number is the value); a
+  menu's options by their place in the menu as written (an option its guard leaves
+  out keeps its number free). Cards and everything else are numbered 1..n as offered.
 """
 from __future__ import annotations
 
@@ -27,14 +28,22 @@ def attach(agents, game) -> None:
     drawings, placed = board_drawings(game), pieces(game)
     for agent in agents:
         if isinstance(agent, HumanAgent):
-            agent.terminal = Terminal(drawings, placed, game.program)
+            agent.terminal = Terminal(drawings, placed, game.program, menu_options(game.loaded.decls))
+
+
+def menu_options(decls) -> dict:
+    """Every menu's whole option list (guards or not), by the place of its statement."""
+    from . import ast
+    return {node.span.where(): [o.label for o in node.options]
+            for node in ast.walk(list(decls)) if isinstance(node, ast.Menu)}
 
 
 class Terminal:
-    def __init__(self, drawings, placed, program):
+    def __init__(self, drawings, placed, program, menus=None):
         self.drawings = {d["name"]: d for d in drawings}
         self.placed = placed
         self.program = program
+        self.menus = menus or {}
 
     def boards(self, view: dict) -> list:
         """Lines drawing each board of the view that has a drawable shape (others: None)."""
@@ -54,8 +63,9 @@ class Terminal:
             out.append((name, lines))
         return out
 
-    def numbers(self, decision) -> list:
-        return option_numbers(decision, self.program)
+    def numbers(self, decision) -> tuple:
+        """(numbers, domain): see numbering."""
+        return numbering(decision, self.program, self.menus)
 
 
 def pieces_on(view: dict, placed: list, board: str) -> dict:
@@ -109,43 +119,55 @@ def track_line(drawing: dict, content: dict) -> str:
             parts.append(f"· x{empty}" if empty > 1 else "·")
             empty = 0
         parts.append(f"{space['name']} [{text}]")
+    if empty and not parts:
+        return f"  {empty} spaces, nothing on them"
     if empty:
         parts.append(f"· x{empty}" if empty > 1 else "·")
     loop = " ↺" if drawing["shape"] == "ring" else ""
     return "  " + " > ".join(parts) + loop
 
 
-def option_numbers(decision, program) -> list:
+def option_numbers(decision, program, menus=None) -> list:
     """Each option's number: its place in a fixed domain when all options come from one, else 1..n."""
+    return numbering(decision, program, menus)[0]
+
+
+def numbering(decision, program, menus=None) -> tuple:
+    """(numbers, the fixed domain they count in, or None when they are places in this list)."""
     labels = list(decision.labels)
+    whole_menu = (menus or {}).get(decision.span.where()) if decision.kind == "menu" else None
+    if whole_menu and set(labels) <= set(whole_menu):
+        return [whole_menu.index(label) + 1 for label in labels], "this menu as written in the rules"
+    if decision.kind == "may":
+        return [1, 2], "the action, then pass"
     if decision.kind == "choose" and program is not None:
-        for domain in _domains(program):
+        for name, domain in _domains(program):
             if set(labels) <= set(domain):
-                return [domain.index(label) + 1 for label in labels]
+                return [domain.index(label) + 1 for label in labels], name
         values = [_whole(label) for label in labels]
         if all(v is not None and v >= 1 for v in values) and len(set(values)) == len(values):
-            return values
-    return list(range(1, len(labels) + 1))
+            return values, "whole numbers: each number is its own"
+    return list(range(1, len(labels) + 1)), None
 
 
 def _domains(program):
-    for board in program.boards.values():
-        yield list(board.spaces)
-    for members in program.enums.values():
-        yield list(members)
-    yield [f"seat {k}" for k in range(program.max_players)]
+    for name, board in program.boards.items():
+        yield f"the spaces of board {name}, in the order declared", list(board.spaces)
+    for name, members in program.enums.items():
+        yield f"the values of {name}, in the order declared", list(members)
+    yield "the seats: seat K is K+1", [f"seat {k}" for k in range(program.max_players)]
 
 
 def _whole(label: str):
     return int(label) if label.isascii() and label.isdigit() else None
 
 
-def numbering_help(numbers: list) -> str:
-    if numbers == list(range(1, len(numbers) + 1)):
-        return "the numbers are the options' places in this list (they may change from turn to turn)."
-    return ("the numbers are fixed: each option keeps its number whatever else is offered "
-            "(a board's space by its place on the board, an enum value or a seat by its place, "
-            "a number by itself).")
+def numbering_help(domain) -> str:
+    if domain is None:
+        return ("the numbers are the options' places in this list; they may change from turn to "
+                "turn (these options come from no fixed list).")
+    return (f"the numbers are fixed: each option keeps its place in {domain}, "
+            "whatever else is offered.")
 
 
 def chosen_seed(seed):

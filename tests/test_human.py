@@ -83,7 +83,7 @@ def test_the_grid_is_drawn_and_a_cell_keeps_its_number(tmp_path):
     child.expect(r"1 a1 seat 0 \| 2 a2 \. ")
     child.expect(r"number 2-9, a label")
     child.sendline("?")
-    child.expect("the numbers are fixed")
+    child.expect("the numbers are fixed: each option keeps its place in the spaces of board grid")
     child.sendline("5")  # b2 is 5 whatever else is taken
     child.expect(r"number 2,3,4,6,7,8,9, a label")  # seat 0 again: a1 and b2 are taken
     child.sendline("5")
@@ -97,6 +97,7 @@ def test_the_grid_is_drawn_and_a_cell_keeps_its_number(tmp_path):
 class _Decision:
     def __init__(self, labels, kind="choose"):
         self.labels, self.kind = labels, kind
+        self.span = type("Span", (), {"where": lambda self: "nowhere"})()
 
 
 def test_options_are_numbered_by_their_place_in_a_fixed_domain():
@@ -116,6 +117,7 @@ def test_a_track_is_one_line_with_empty_stretches_summed_up():
     drawing = {"shape": "ring", "spaces": [{"name": n} for n in ("go", "a", "b", "c", "jail")]}
     assert track_line(drawing, {"go": "seat 0 at", "jail": "seat 1 at"}) == \
         "  go [seat 0 at] > · x3 > jail [seat 1 at] ↺"
+    assert track_line(drawing, {}) == "  5 spaces, nothing on them"
 
 
 def test_play_without_a_seed_records_a_random_one_that_replays(tmp_path):
@@ -135,3 +137,14 @@ def test_a_bad_seed_is_a_message_not_a_traceback():
     bad = subprocess.run([sys.executable, "-m", "ruledsl", "play", str(ROOT / "examples" / "pig.game"),
                           "--seed", "many"], capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "--seed" in bad.stderr
+
+
+def test_a_guarded_menu_keeps_its_options_numbers(tmp_path):
+    from ruledsl.pipeline import load_game
+    from ruledsl.terminal import menu_options, option_numbers
+    game = load_game(str(ROOT / "games" / "bada_bing.game"))
+    menus = menu_options(game.loaded.decls)
+    court = next(where for where, labels in menus.items() if labels[0] == "pay 1M")
+    decision = _Decision(["draw a Special Investigation card"], "menu")
+    decision.span = type("Span", (), {"where": lambda self: court})()
+    assert option_numbers(decision, game.program, menus) == [2]  # "pay 1M" left out by its guard

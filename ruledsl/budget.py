@@ -57,9 +57,14 @@ def visited(w, items, span):
 
 
 def call_def(w, body, env, span):
-    """A def call: one unit, and its value checked like a stored number."""
-    charge(w, 1, span)
-    return number(body[0](w, env), span)
+    """A def call: one unit, and its value checked like a stored number (inlined: it is hot)."""
+    w.work -= 1
+    if w.work < 0:
+        charge(w, 0, span)
+    value = body[0](w, env)
+    if value.__class__ is int and not -MAX_NUMBER < value < MAX_NUMBER:
+        number(value, span)
+    return value
 
 
 def number(value, span):

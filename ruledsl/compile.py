@@ -284,7 +284,9 @@ class StmtCompiler:
         span = s.span
 
         def let(vm, env):
-            env[name] = budget.number(f(vm.w, env), span)
+            value = env[name] = f(vm.w, env)
+            if value.__class__ is int and not -budget.MAX_NUMBER < value < budget.MAX_NUMBER:
+                budget.number(value, span)
         self.simple(code, s, let)
 
     def s_Roll(self, code, s):
@@ -365,7 +367,9 @@ class StmtCompiler:
             for _ in range(n):
                 if not w.zone(a) and not self.refill(vm, a):
                     break
-                budget.charge(w, budget.DRAW_COST, span)
+                w.work -= budget.DRAW_COST
+                if w.work < 0:
+                    budget.charge(w, 0, span)
                 w.put(w.zone(a)[0], b)
         self.simple(code, s, draw)
 

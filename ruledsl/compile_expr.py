@@ -77,7 +77,9 @@ class ExprCompiler:
         `reference(vm, env)` is the closure version, run instead when the code fails."""
         gen = _Gen(self)
         stored = gen.expr(target)
-        body = f"{stored} {op} {gen.expr(value)}\n        {gen.const(budget.number)}({stored}, {gen.const(value.span)})"
+        check = f"_n = {stored}\n        if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
+                f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
+        body = f"{stored} {op} {gen.expr(value)}\n        {check}"
         return _build(STORE_TEMPLATE, body, gen, reference, target.span)
 
     def source(self, e):
@@ -235,13 +237,15 @@ class _Gen:
         index = self.index_for(e, conds)
         if index is not None:
             src, conds = index
+        nested = bool(self.bound)  # an aggregate inside another's body: its work multiplies
         self.bound.append(e.var)
         try:
             where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
             made = make()
         finally:
             self.bound.pop()
-        src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
+        if nested:  # a lone aggregate visits a bounded collection (budget.py's size limits) once
+            src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
         return f"{made} for {_var(e.var)} in {src}{where}"
 
     def index_for(self, e, conds):

@@ -51,8 +51,12 @@ def make_range(w, lo: int, hi: int, span) -> list:
 
 
 def visited(w, items, span):
-    """The items an aggregate or filter is about to visit, charged one unit each."""
-    charge(w, len(items), span)
+    """The items an aggregate or filter is about to visit, charged one unit each. Every
+    aggregate is charged, also a lone one: a loop of aggregates over a big zone would
+    otherwise do unbounded work within a few ops."""
+    w.work -= len(items)
+    if w.work < 0:
+        charge(w, 0, span)
     return items
 
 

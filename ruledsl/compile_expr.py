@@ -237,15 +237,13 @@ class _Gen:
         index = self.index_for(e, conds)
         if index is not None:
             src, conds = index
-        nested = bool(self.bound)  # an aggregate inside another's body: its work multiplies
         self.bound.append(e.var)
         try:
             where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
             made = make()
         finally:
             self.bound.pop()
-        if nested:  # a lone aggregate visits a bounded collection (budget.py's size limits) once
-            src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
+        src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"  # the work budget
         return f"{made} for {_var(e.var)} in {src}{where}"
 
     def index_for(self, e, conds):

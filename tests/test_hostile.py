@@ -160,12 +160,14 @@ WORK = [  # (game text after the title line, the code, the message's start)
     ("rule flow() { choose i from 1..20000000 by seat(0) as \"x\" }\n", "E335", "a range of 20,000,000"),
     ("rule flow() { let n = 2000000000\n for i in 1..n { } }\n", "R011", "a range of 2,000,000,000 numbers"),
     ("cards c(a: int) { card 1 x 1000000000 }\nrule flow() { }\n", "E402", "card set 'c': a game has at most"),
+    ("cards c(v: int) { card 1 x 90000 }\nzone deck: c hidden\n"
+     "rule flow() { loop { let n = count(x in deck where x.v > 0) } }\n", "R010", "this step did more work"),
 ]
 
 
 @pytest.mark.parametrize("body,code,message", WORK, ids=["exp_def", "nested_aggregate", "endless_draw", "big_int",
                                                         "big_text", "let_range", "for_range", "choose_range",
-                                                        "computed_range", "card_copies"])
+                                                        "computed_range", "card_copies", "loop_of_aggregates"])
 def test_unbounded_work_ends_with_a_coded_error(tmp_path, body, code, message):
     """Bounded by counted work, not time (so no time is asserted): each ends at its limit."""
     game = tmp_path / "w.game"

@@ -13,8 +13,11 @@ information states; chance is explicit (a die per chance node, a shuffle one
 card per node; a rule step is re-run with the outcomes known so far, and stops
 at the first roll or shuffle it has none for); action ids are stable per game
 (the sorted labels the game can offer, then hashed ids); information states are
-hash chains over the seat's views; returns are "win" (winners share +1, the
-others -1) or "score" (score minus the mean score).
+hash chains over the seat's views (openspiel_info.py); returns are "win"
+(winners share +1, the others -1) or "score" (score minus the mean score).
+`simultaneous=True` (registered as `python_ruledsl_simultaneous`): a run of
+`secret` decisions by distinct seats is one simultaneous-move node, checked as
+played (openspiel_sim.py says when that is exact).
 """
 from __future__ import annotations
 
@@ -23,13 +26,14 @@ import hashlib
 import json
 
 import attrs
-import numpy as np
 import pyspiel
 
 from . import ast
 from .pipeline import load_game as load_ruledsl
 from .mcts import shares
 from .openspiel_chance import NeedChance, ScriptedChance, event_nodes, event_outcome, node_outcomes  # noqa: F401
+from .openspiel_info import SeatObserver, Seen
+from .openspiel_sim import play_run, sealed_run
 from .runtime import Machine
 
 SHORT_NAME = "python_ruledsl"
@@ -95,7 +99,17 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=False,
-    parameter_specification={"game": "", "players": 0, "returns": "win", "max_steps": DEFAULT_MAX_STEPS})
+    parameter_specification={"game": "", "players": 0, "returns": "win", "max_steps": DEFAULT_MAX_STEPS,
+                             "simultaneous": False})
+# The same with sealed runs of secret decisions as simultaneous-move nodes (openspiel_sim.py).
+GAME_TYPE_SIMULTANEOUS = pyspiel.GameType(
+    short_name=SHORT_NAME + "_simultaneous", long_name="ruledsl game, simultaneous sealed choices",
+    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS, chance_mode=GAME_TYPE.chance_mode,
+    information=GAME_TYPE.information, utility=GAME_TYPE.utility, reward_model=GAME_TYPE.reward_model,
+    max_num_players=100, min_num_players=1, provides_information_state_string=True,
+    provides_information_state_tensor=False, provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification={**GAME_TYPE.parameter_specification, "simultaneous": True})
 
 
 class RuledslGame(pyspiel.Game):
@@ -114,17 +128,19 @@ class RuledslGame(pyspiel.Game):
         if self.returns_mode not in ("win", "score"):
             raise ValueError(f"returns={self.returns_mode!r}: use 'win' or 'score'")
         self.max_steps = int(params.get("max_steps", DEFAULT_MAX_STEPS))
+        self.simultaneous = bool(params.get("simultaneous", False))
         self.labels = label_vocabulary(self.ruledsl)
         self.label_ids = {label: i for i, label in enumerate(self.labels)}
         bound = 1.0 if self.returns_mode == "win" else 1e9
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(self.labels) + OVERFLOW,
+            num_distinct_actions=len(self.labels) + OVERFLOW + self.simultaneous,
             max_chance_outcomes=max(len(program.cards), most_dice_sides(self.ruledsl), 2),
             num_players=self.players, min_utility=-bound, max_utility=bound, utility_sum=0.0,
             max_game_length=self.max_steps)
         params = {"game": self.path, "players": self.players, "returns": self.returns_mode,
-                  "max_steps": self.max_steps}
-        super().__init__(GAME_TYPE, info, params)
+                  "max_steps": self.max_steps, "simultaneous": self.simultaneous}
+        self.no_move = len(self.labels) + OVERFLOW  # a seat outside a simultaneous node's run
+        super().__init__(GAME_TYPE_SIMULTANEOUS if self.simultaneous else GAME_TYPE, info, params)
 
     def new_initial_state(self):
         return RuledslState(self)
@@ -149,38 +165,6 @@ class RuledslGame(pyspiel.Game):
         return ids
 
 
-class Seen:
-    """One step of a game as the seats saw it: a link of a chain worked out on demand
-    (hashing views costs time, and search never asks for them)."""
-
-    def __init__(self, before, told, machine):
-        self.before, self.told, self.machine = before, told, machine
-        self.hashes: dict = {}  # seat -> hash of everything it saw up to here
-        self.views: dict = {}
-
-    def view(self, seat: int) -> str:
-        if seat not in self.views:
-            self.views[seat] = json.dumps(self.machine.w.snapshot(seat), sort_keys=True, separators=(",", ":"))
-        return self.views[seat]
-
-    def said(self, seat: int) -> str:
-        if self.told is None:
-            return "set-up"
-        chooser, label, secret = self.told
-        return f"{chooser}: {'?' if secret and not chooser.startswith(f'seat {seat} ') else label}"
-
-    def hash(self, seat: int) -> str:
-        chain, link = [], self
-        while link is not None and seat not in link.hashes:
-            chain.append(link)
-            link = link.before
-        known = link.hashes[seat] if link is not None else ""
-        for link in reversed(chain):
-            text = f"{known}|{link.said(seat)}|{link.view(seat)}"
-            known = link.hashes[seat] = hashlib.sha256(text.encode()).hexdigest()[:16]
-        return known
-
-
 class Play:
     """A game in progress, apart from pyspiel: a Machine at a decision, or a rule step
     waiting for chance. pyspiel's clone() deep-copies a state's attributes; this one's
@@ -197,13 +181,14 @@ class Play:
         self.picks: list = []  # its outcomes so far, one per chance node
         self.seen = None  # the last step's Seen
         self.ids: list = []  # the pending decision's action ids
+        self.run: list = []  # a simultaneous node's seats (openspiel_sim.Member), else empty
         self.world_text = None
         self.run_step(None)
 
     def __deepcopy__(self, memo):
         other = copy.copy(self)
         other.events, other.picks = list(self.events), list(self.picks)
-        other.ids = list(self.ids)
+        other.ids = list(self.ids)  # the run's Members are never changed once made: shared
         return other
 
     def run_step(self, told: str | None):
@@ -230,18 +215,44 @@ class Play:
         self.seen = Seen(self.seen, told, self.machine)
         d = self.machine.pending
         self.ids = [] if d is None else self.g.action_ids(d.labels)
+        run = sealed_run(self.machine) if self.g.simultaneous and d is not None else []
+        self.run = run if len(run) > 1 else []
+        for member in self.run:
+            member.ids = self.g.action_ids(member.labels)
 
     def current_player(self):
         if self.event is not None:
             return pyspiel.PlayerId.CHANCE
         if self.machine.pending is None:
             return pyspiel.PlayerId.TERMINAL
+        if self.run:
+            return pyspiel.PlayerId.SIMULTANEOUS
         return self.machine.pending.seat
 
-    def legal_actions(self):
+    def legal_actions(self, player=None):
         if self.event is not None:
             return list(range(node_outcomes(self.event, self.picks)))
+        if self.run:
+            member = self.member(player)
+            return [self.g.no_move] if member is None else sorted(member.ids)
+        if self.g.simultaneous and player is not None and player != self.current_player():
+            return []  # a simultaneous game's sequential node: only its seat moves
         return sorted(self.ids)
+
+    def member(self, seat):
+        return next((m for m in self.run if m.seat == seat), None)
+
+    def apply_joint(self, actions):
+        """A simultaneous node: the run's choices applied in the game's order."""
+        indices = [m.ids.index(actions[m.seat]) for m in self.run]
+        last, after = play_run(self.machine, self.run, indices)
+        for member, index, machine in zip(self.run, indices, after):
+            self.seen = Seen(self.seen, (f"seat {member.seat} chose for {member.name}",
+                                         member.labels[index], True), machine)
+        member = self.run[-1]
+        told = (f"seat {member.seat} chose for {member.name}", member.labels[indices[-1]], True)
+        self.base, self.step_index = last, indices[-1]
+        self.run_step(told)
 
     def apply(self, action):
         if self.event is not None:
@@ -258,7 +269,12 @@ class Play:
         self.base, self.step_index = self.machine, index
         self.run_step(told)
 
-    def action_text(self, action) -> str:
+    def action_text(self, action, player=None) -> str:
+        if self.run:
+            member = self.member(player)
+            if member is not None and action in member.ids:
+                return member.labels[member.ids.index(action)]
+            return "no move" if action == self.g.no_move else f"action {action}"
         if self.event is None and self.machine.pending is not None and action in self.ids:
             return self.machine.pending.labels[self.ids.index(action)]
         if action < len(self.g.labels):
@@ -275,6 +291,8 @@ class Play:
         if self.world_text is None:
             self.world_text = json.dumps(self.machine.w.snapshot(), sort_keys=True, separators=(",", ":"))
         status = "over" if self.is_terminal() else f"waiting for seat {self.machine.pending.seat}"
+        if self.run:
+            status = "waiting for seats " + ", ".join(str(m.seat) for m in self.run) + " at once"
         if self.event is not None:
             status = f"chance {self.events} {self.picks} after"
         return f"{status} after {self.machine.steps} decisions: {self.world_text}"
@@ -297,7 +315,7 @@ class RuledslState(pyspiel.State):
         return self.play.current_player()
 
     def _legal_actions(self, player):
-        return self.play.legal_actions()
+        return self.play.legal_actions(player)
 
     def chance_outcomes(self):
         n = node_outcomes(self.play.event, self.play.picks)
@@ -306,10 +324,13 @@ class RuledslState(pyspiel.State):
     def _apply_action(self, action):
         self.play.apply(action)
 
+    def _apply_actions(self, actions):
+        self.play.apply_joint(list(actions))
+
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {action}"
-        return self.play.action_text(action)
+        return self.play.action_text(action, player)
 
     def is_terminal(self):
         return self.play.is_terminal()
@@ -331,33 +352,15 @@ def seat_returns(result, players: int, mode: str) -> list:
     return shares(result.winners, players)
 
 
-class SeatObserver:
-    """Strings only: a seat's information state (its hash chain and view) or observation (its view)."""
-
-    def __init__(self, perfect_recall: bool):
-        self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
-
-    def set_from(self, state, player):
-        pass
-
-    def string_from(self, state, player):
-        state = state.play
-        if state.machine is None:
-            return f"seat {player} at set-up"
-        head = f"seat {player} seen {state.seen.hash(player)} " if self.perfect_recall else f"seat {player} "
-        d = state.machine.pending
-        mine = f" to choose {d.name}: {d.labels}" if d is not None and d.seat == player and state.event is None else ""
-        return head + state.seen.view(player) + mine
-
-
-def load_game(path: str, players: int | None = None, returns: str = "win", max_steps: int = DEFAULT_MAX_STEPS):
-    """A .game file as an OpenSpiel game (see the module doc)."""
-    params = {"game": path, "returns": returns, "max_steps": max_steps}
+def load_game(path: str, players: int | None = None, returns: str = "win", max_steps: int = DEFAULT_MAX_STEPS,
+              simultaneous: bool = False):
+    """A .game file as an OpenSpiel game (see the module doc); `simultaneous=True`: sealed
+    runs of secret decisions as simultaneous-move nodes (openspiel_sim.py says when exact)."""
+    params = {"game": path, "returns": returns, "max_steps": max_steps, "simultaneous": simultaneous}
     if players is not None:
         params["players"] = players
     return RuledslGame(params)
 
 
 pyspiel.register_game(GAME_TYPE, RuledslGame)
+pyspiel.register_game(GAME_TYPE_SIMULTANEOUS, RuledslGame)

@@ -38,6 +38,8 @@ def test_registered_with_pyspiel_by_parameters():
     game = pyspiel.load_game("python_ruledsl", {"game": str(EXAMPLES / "tic_tac_toe.game"), "players": 2})
     assert game.num_players() == 2
     assert game.new_initial_state().current_player() == 0
+    game = pyspiel.load_game("python_ruledsl_simultaneous", {"game": str(EXAMPLES / "goofspiel.game")})
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
 
 
 def test_a_shuffle_is_chance_nodes_one_card_at_a_time():
@@ -154,3 +156,91 @@ def test_openspiel_mcts_never_loses_tic_tac_toe_to_random():
                 state.apply_action(rng.choice(state.legal_actions()))
         outcomes.append(state.returns()[seat])
     assert min(outcomes) >= 0, f"lost {outcomes.count(-1.0)} of 100"
+
+
+# ---------------------------------------------------------------- simultaneous nodes
+@pytest.mark.parametrize("name,players", [(n, 2) for n in CLASSICS] + [(n, p) for n, counts, _ in FIVE
+                                                                         for p in counts])
+def test_random_sim_test_with_simultaneous_nodes(name, players):
+    folder = EXAMPLES if name in CLASSICS else GAMES
+    game = load_game(str(folder / f"{name}.game"), players=players, simultaneous=True)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def random_play(game, rng, on_simultaneous=lambda state: None):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choice(outcomes, p=probs))
+        elif state.is_simultaneous_node():
+            on_simultaneous(state)
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_goofspiel_bids_are_simultaneous_nodes():
+    game = load_game(str(EXAMPLES / "goofspiel.game"), simultaneous=True)
+    sizes = []
+
+    def look(state):
+        assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+        mine, theirs = state.legal_actions(0), state.legal_actions(1)
+        assert len(mine) == len(theirs)
+        sizes.append(len(mine))
+        for seat, actions in ((0, mine), (1, theirs)):  # each seat its own hand's bids
+            assert {state.action_to_string(seat, a) for a in actions} <= {str(v) for v in range(1, 14)}
+    random_play(game, np.random.RandomState(4), look)
+    assert sizes == list(range(13, 0, -1))  # 13 turns, both seats bidding at once each turn
+    sequential = load_game(str(EXAMPLES / "goofspiel.game"))
+    assert sequential.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+
+
+def outcome_counts(game, seed, games):
+    counts = {-1: 0, 0: 0, 1: 0}
+    rng = np.random.RandomState(seed)
+    for _ in range(games):
+        r = random_play(game, rng).returns()
+        counts[int(np.sign(r[0] - r[1]))] += 1
+    return counts
+
+
+def test_goofspiel_plays_like_openspiels_under_random_play():
+    ours = outcome_counts(load_game(str(EXAMPLES / "goofspiel.game"), simultaneous=True), 1, 600)
+    theirs = outcome_counts(pyspiel.load_game("goofspiel"), 2, 600)
+    for key in ours:  # two-proportion z per outcome (win, draw, loss of seat 0)
+        pooled = (ours[key] + theirs[key]) / 1200
+        se = (pooled * (1 - pooled) * 2 / 600) ** 0.5
+        assert abs(ours[key] - theirs[key]) / 600 <= 4 * max(se, 1e-9), (ours, theirs)
+    assert ours[0] > 0 and ours[1] > 150 and ours[-1] > 150
+
+
+NOT_SIMULTANEOUS = '''
+game "Not at once" players 2..2
+player { points: int = 0 }
+rule flow() {
+  choose secret a from 1..3 by seat(0) as "first"
+  choose secret b from 1..a by seat(1) as "second"
+  let p = seat(1)
+  p.points += b
+  end "done"
+}
+score p: p.points
+'''
+
+
+def test_grouping_that_changes_a_later_seats_options_is_refused(tmp_path):
+    path = tmp_path / "not_at_once.game"
+    path.write_text(NOT_SIMULTANEOUS)
+    game = load_game(str(path), simultaneous=True)
+    state = game.new_initial_state()
+    assert state.is_simultaneous_node()  # the probe (seat 0 takes "1") offers seat 1 only "1"
+    ids = {state.action_to_string(0, a): a for a in state.legal_actions(0)}
+    ok = state.clone()
+    ok.apply_actions([ids["1"], state.legal_actions(1)[0]])
+    assert ok.is_terminal()
+    with pytest.raises(Exception, match="seat 1's 'second'.* not simultaneous"):
+        state.apply_actions([ids["3"], state.legal_actions(1)[0]])

@@ -1,0 +1,64 @@
+"""The OpenSpiel adapter's information: what each seat saw, as hash chains over its
+views (`Seen`), and the strings OpenSpiel asks for (`SeatObserver`)."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+
+
+class Seen:
+    """One step of a game as the seats saw it: a link of a chain worked out on demand
+    (hashing views costs time, and search never asks for them)."""
+
+    def __init__(self, before, told, machine):
+        self.before, self.told, self.machine = before, told, machine
+        self.hashes: dict = {}  # seat -> hash of everything it saw up to here
+        self.views: dict = {}
+
+    def view(self, seat: int) -> str:
+        if seat not in self.views:
+            self.views[seat] = json.dumps(self.machine.w.snapshot(seat), sort_keys=True, separators=(",", ":"))
+        return self.views[seat]
+
+    def said(self, seat: int) -> str:
+        if self.told is None:
+            return "set-up"
+        chooser, label, secret = self.told
+        return f"{chooser}: {'?' if secret and not chooser.startswith(f'seat {seat} ') else label}"
+
+    def hash(self, seat: int) -> str:
+        chain, link = [], self
+        while link is not None and seat not in link.hashes:
+            chain.append(link)
+            link = link.before
+        known = link.hashes[seat] if link is not None else ""
+        for link in reversed(chain):
+            text = f"{known}|{link.said(seat)}|{link.view(seat)}"
+            known = link.hashes[seat] = hashlib.sha256(text.encode()).hexdigest()[:16]
+        return known
+
+
+class SeatObserver:
+    """Strings only: a seat's information state (its hash chain and view) or observation (its view)."""
+
+    def __init__(self, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0, np.float32)
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        state = state.play
+        if state.machine is None:
+            return f"seat {player} at set-up"
+        head = f"seat {player} seen {state.seen.hash(player)} " if self.perfect_recall else f"seat {player} "
+        d = state.machine.pending
+        mine = f" to choose {d.name}: {d.labels}" if d is not None and d.seat == player and state.event is None else ""
+        member = state.member(player) if state.run else None
+        if state.run:
+            mine = "" if member is None else f" to choose {member.name}: {member.labels}"
+        return head + state.seen.view(player) + mine

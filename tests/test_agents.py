@@ -171,7 +171,7 @@ def test_human_agent_shows_view_and_asks_again_after_bad_input(monkeypatch, caps
     assert "you: wins=0 last_bid=0" in out
     assert f"seat {1 - seat}: wins=0 last_bid=?" in out
     assert f"  1. {machine.pending.labels[0]}\n  2. {machine.pending.labels[1]}" in out
-    assert out.count("is not an option: enter a number from 1 to 2") == 3
+    assert out.count("is not an option: enter a number shown (1-2)") == 3
 
 
 def test_render_view_is_compact():

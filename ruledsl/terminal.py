@@ -46,12 +46,11 @@ class Terminal:
         self.menus = menus or {}
 
     def boards(self, view: dict) -> list:
-        """Lines drawing each board of the view that has a drawable shape (others: None)."""
+        """(board, lines drawing it) for each board of the view (lines None: no layout known)."""
         out = []
-        with_pieces = [p["board"] for p in self.placed]
-        names = list(view.get("boards", {})) + [b for b in dict.fromkeys(with_pieces) if b not in view.get("boards", {})]
-        for name in names:
-            spaces = view.get("boards", {}).get(name, {})
+        fields = view.get("boards", {})
+        for name in self.board_names(fields):
+            spaces = fields.get(name, {})
             drawing = self.drawings.get(name)
             if drawing is None:
                 out.append((name, None))
@@ -62,6 +61,11 @@ class Terminal:
             lines = grid_lines(drawing, content) if drawing["shape"] == "grid" else [track_line(drawing, content)]
             out.append((name, lines))
         return out
+
+    def board_names(self, fields: dict) -> list:
+        """Boards with fields, then boards that only have pieces on them."""
+        with_pieces = dict.fromkeys(p["board"] for p in self.placed)
+        return list(fields) + [b for b in with_pieces if b not in fields]
 
     def numbers(self, decision) -> tuple:
         """(numbers, domain): see numbering."""

@@ -1,7 +1,7 @@
 """ruledsl: a rules language for tabletop games (parse, check, compile, run).
 
 The stable Python API (docs/api.md) is ruledsl.api, re-exported here:
-`ruledsl.load("mafialand").start(players=3, seed=1)`.
+`ruledsl.load("games/base.game").start(players=3, seed=1)`.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 record it and replay it. docs/api.md documents it with a runnable example.
 
     import ruledsl
-    game = ruledsl.load("mafialand")            # a path, or a shipped game's name
+    game = ruledsl.load("games/base.game")      # a path, or a shipped game's name
     match = game.start(players=3, seed=7)
     while not match.over:
         d = match.decision                      # seat, name, labels
@@ -64,8 +64,8 @@ class Result:
 
 
 def find(game: str | os.PathLike) -> str:
-    """The path of a game: an existing file as given, else a shipped game's (`mafialand`,
-    `mafia_dollar/hideout_gifts`, `ruledsl:pig`). Raises GameNotFound."""
+    """The path of a game: an existing file as given, else a shipped game's (`NAME`,
+    `NAME/VARIANT`, `ruledsl:NAME`). Raises GameNotFound."""
     text = os.fspath(game)
     path = shipped.resolve(text)
     if path is None:

@@ -1,7 +1,7 @@
 """An OpenSpiel adapter: any .game as a pyspiel game (needs the `openspiel` extra).
 
     from ruledsl.openspiel import load_game
-    game = load_game("examples/kuhn_poker.game", players=2, returns="score")
+    game = load_game("games/base.game", players=2, returns="score")
     state = game.new_initial_state()
 
 Also registered with pyspiel as `python_ruledsl`:

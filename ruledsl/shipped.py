@@ -1,7 +1,7 @@
 """The games that ship with ruledsl, found by name.
 
 A name is a path under a shipped folder (`games/` first, then `examples/`)
-without `.game`: `mafialand`, `mafia_dollar/hideout_gifts`, `tic_tac_toe`. In a
+without `.game`: `NAME` or `NAME/VARIANT`, as `ruledsl list` shows them. In a
 wheel the folders are package data (`ruledsl/games`, `ruledsl/examples`); in a
 source checkout they are the repository's own `games/` and `examples/`.
 
@@ -35,7 +35,7 @@ def valid_name(name: str) -> bool:
 
 
 def strip(name: str) -> str:
-    """`ruledsl:mafialand.game` -> `mafialand`."""
+    """`ruledsl:NAME.game` -> `NAME`."""
     if name.startswith(PREFIX):
         name = name[len(PREFIX):]
     return name[:-len(SUFFIX)] if name.endswith(SUFFIX) else name

@@ -61,7 +61,8 @@ class TranscriptSnapshotExtension(SingleFileSnapshotExtension):
 
     def matches(self, *, serialized_data, snapshot_data) -> bool:
         lines = why_not_the_same(serialized_data, snapshot_data)
-        _explained[_sha(serialized_data)] = lines
+        if lines:
+            _explained[_sha(serialized_data)] = lines
         return not lines
 
     def diff_lines(self, serialized_data, snapshot_data):
@@ -69,8 +70,8 @@ class TranscriptSnapshotExtension(SingleFileSnapshotExtension):
 
 
 def explanation_for(new_text: str) -> list:
-    """The lines `matches` found for this newly played transcript (empty if none)."""
-    return list(_explained.get(_sha(new_text), []))
+    """The lines `matches` found for this newly played transcript (empty if none); read once."""
+    return _explained.pop(_sha(new_text), [])
 
 
 def _sha(text) -> str:

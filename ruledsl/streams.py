@@ -13,7 +13,6 @@ on every machine and Python version, and independent of PYTHONHASHSEED.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import random
 
@@ -28,13 +27,17 @@ def splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-@functools.lru_cache(maxsize=4096)
-def key_number(text: str) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
-
-
-_NUMBERS: dict = {}  # option label -> key_number, for `pick`'s inner loop
+_NUMBERS: dict = {}  # text -> key_number: keys and option labels repeat all game long
 MAX_NUMBERS = 100_000
+
+
+def key_number(text: str) -> int:
+    number = _NUMBERS.get(text)
+    if number is None:
+        if len(_NUMBERS) > MAX_NUMBERS:
+            _NUMBERS.clear()  # a game with endless distinct labels: keep memory bounded
+        number = _NUMBERS[text] = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+    return number
 
 
 class KeyedStreams:
@@ -83,11 +86,7 @@ class KeyedStreams:
         numbers = _NUMBERS
         best, best_i = MASK + 1, 0
         for i, name in enumerate(names):
-            k = numbers.get(name)
-            if k is None:
-                if len(numbers) > MAX_NUMBERS:
-                    numbers.clear()  # a game with endless distinct labels: keep memory bounded
-                k = numbers[name] = key_number(name)
+            k = numbers.get(name) or key_number(name)  # the dict first: this loop is hot
             h = ((x ^ k) + GAMMA) & MASK  # splitmix64, inlined: this loop is the random agent's cost
             h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & MASK
             h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & MASK

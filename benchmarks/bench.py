@@ -1,14 +1,17 @@
-"""Random playouts per second: ruledsl against OpenSpiel on the same games.
+"""Random playouts per second: ruledsl against OpenSpiel and hand-written Python.
 
-    python3 benchmarks/bench.py [--seconds 3] [--games 4000] [--only tic_tac_toe]
+    python3 benchmarks/bench.py [--seconds 3] [--games 4000] [--hw-games 1000] [--only tic_tac_toe]
 
 For each classic in examples/ it measures random playouts per second in ruledsl and,
 when `open_spiel` is installed (`pip install -e '.[bench]'`), in OpenSpiel's C++ game
 driven from Python and in its pure-Python version where one exists. Every engine is
 driven by the same loop: a uniformly random legal action at each decision, chance
 sampled from one seeded `random.Random`. It then checks that outcome frequencies under
-random play agree (a two-proportion z test per outcome) and reports playouts per second
-for every game in games/. Nothing here asserts a time: it reports.
+random play agree (a two-proportion z test per outcome). Then it races ruledsl against
+plain-Python implementations of the same rules (benchmarks/handwritten/: tic-tac-toe,
+Mafialand, The Boss), quoting the speed ratio only when game length (two-sample KS),
+end reasons and winners (chi-square) agree. Last it reports playouts per second for
+every game in games/. Nothing here asserts a time: it reports.
 """
 from __future__ import annotations
 
@@ -27,12 +30,21 @@ sys.path.insert(0, str(ROOT))
 from ruledsl.pipeline import load_game  # noqa: E402
 from ruledsl.runtime import Machine, RandomChance  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from handwritten import mafialand, the_boss, tic_tac_toe  # noqa: E402
+
 CLASSICS = {  # example file -> (OpenSpiel C++ name, OpenSpiel pure-Python name or None)
     "tic_tac_toe": ("tic_tac_toe", "python_tic_tac_toe"),
     "kuhn_poker": ("kuhn_poker", "python_kuhn_poker"),
     "goofspiel": ("goofspiel", None),
     "pig": ("pig", None),
 }
+BASELINES = {  # name -> (game file, players, hand-written module)
+    "tic_tac_toe": ("examples/tic_tac_toe.game", 2, tic_tac_toe),
+    "mafialand": ("games/mafialand.game", 3, mafialand),
+    "the_boss": ("games/the_boss.game", 3, the_boss),
+}
+ALPHA = 0.001  # a test of agreement fails below this p-value (three tests a game)
 
 
 # ------------------------------------------------------------------ the two loops
@@ -51,12 +63,23 @@ class SharedChance(RandomChance):
         return cards
 
 
-def ruledsl_playout(program, players: int, rng: random.Random) -> tuple:
-    """One random game in ruledsl; returns the outcome as a tuple of signs per seat."""
+def ruledsl_game(program, players: int, rng: random.Random) -> tuple:
+    """One random game in ruledsl: (decisions, end reason, outcome as a tuple of signs per seat)."""
     m = Machine(program, players, SharedChance(rng))
     while m.pending is not None:
         m.choose_index(rng.randrange(len(m.pending.labels)))
-    return outcome_of([1 if s in m.result.winners else 0 for s in range(players)])
+    return m.steps, m.result.reason, outcome_of([1 if s in m.result.winners else 0 for s in range(players)])
+
+
+def ruledsl_playout(program, players: int, rng: random.Random) -> tuple:
+    """One random game in ruledsl; returns the outcome as a tuple of signs per seat."""
+    return ruledsl_game(program, players, rng)[2]
+
+
+def handwritten_game(module, players: int, rng: random.Random) -> tuple:
+    """One random game of a hand-written implementation, as ruledsl_game reports it."""
+    steps, reason, winners = module.play(players, rng)
+    return steps, reason, outcome_of([1 if s in winners else 0 for s in range(players)])
 
 
 def openspiel_playout(game, rng: random.Random) -> tuple:
@@ -108,6 +131,40 @@ def agreement(a: Counter, b: Counter, z_limit: float = 4.0) -> tuple:
     return worst, worst < z_limit
 
 
+def samples(games: Counter, field: int) -> list:
+    """One field of (length, reason, outcome) game records counted in a Counter, as a list."""
+    return [record[field] for record, times in games.items() for _ in range(times)]
+
+
+def chi_square(a: Counter, b: Counter) -> tuple:
+    """Chi-square test of homogeneity on two samples of categories: (statistic, dof, p).
+    Categories expected fewer than 5 times in either sample are pooled into one."""
+    from scipy.stats import chi2_contingency
+    na, nb = sum(a.values()), sum(b.values())
+    keys = sorted(set(a) | set(b), key=lambda k: -(a[k] + b[k]))
+    small = [k for k in keys if (a[k] + b[k]) * min(na, nb) / (na + nb) < 5]
+    columns = [(a[k], b[k]) for k in keys if k not in small]
+    if small:
+        columns.append((sum(a[k] for k in small), sum(b[k] for k in small)))
+    if len(columns) < 2:
+        return 0.0, 0, 1.0
+    stat, p, dof, _ = chi2_contingency([[x for x, _ in columns], [y for _, y in columns]], correction=False)
+    return float(stat), int(dof), float(p)
+
+
+def distributions_agree(a: Counter, b: Counter, alpha: float = ALPHA) -> list:
+    """Compares two samples of (length, reason, outcome) game records: game length by a
+    two-sample Kolmogorov-Smirnov test, end reasons and winners by chi-square. Returns
+    [(what, result text, agrees)]; a test agrees when its p-value is at least alpha."""
+    from scipy.stats import ks_2samp
+    ks = ks_2samp(samples(a, 0), samples(b, 0))
+    checks = [("game length", f"KS D={ks.statistic:.3f}, p={ks.pvalue:.3g}", bool(ks.pvalue >= alpha))]
+    for what, field in (("end reasons", 1), ("winners", 2)):
+        stat, dof, p = chi_square(Counter(samples(a, field)), Counter(samples(b, field)))
+        checks.append((what, f"chi2={stat:.2f}, df={dof}, p={p:.3g}", p >= alpha))
+    return checks
+
+
 def describe(outcomes: Counter) -> str:
     n = sum(outcomes.values())
     names = {(1, -1): "seat 0 wins", (-1, 1): "seat 1 wins", (0, 0): "draw"}
@@ -146,6 +203,43 @@ def print_classic(rows: list):
         print(f"  {'':18} ruledsl/{engine} = {ours / rate:.2f}x; outcomes {'agree' if ok else 'DISAGREE'} (max |z| {z:.2f})")
 
 
+def bench_baseline(name: str, args) -> dict:
+    path, players, module = BASELINES[name]
+    program = load_game(str(ROOT / path)).program
+    rng = random.Random(f"bench:hand-written:{name}")
+    playouts = {"ruledsl": partial(ruledsl_game, program, players, rng),
+                "hand-written": partial(handwritten_game, module, players, rng)}
+    return measure(playouts, args.seconds, args.hw_games)
+
+
+def summary(games: Counter, players: int) -> str:
+    n = sum(games.values())
+    lengths = sorted(samples(games, 0))
+    reasons = Counter(samples(games, 1))
+    wins = Counter(samples(games, 2))
+    seat_wins = "/".join(f"{sum(v for k, v in wins.items() if k[s] == 1) / n:.3f}" for s in range(players))
+    return (f"length mean {sum(lengths) / n:.1f} median {lengths[n // 2]}; "
+            + ", ".join(f"{reason} {v / n:.3f}" for reason, v in reasons.most_common())
+            + f"; wins by seat {seat_wins}")
+
+
+def print_baseline(name: str, results: dict) -> bool:
+    """Prints both engines, the agreement tests, and the speed ratio only if all agree."""
+    _, players, _ = BASELINES[name]
+    print(f"\n{name}, {players} players: ruledsl against hand-written Python")
+    for engine, (rate, games) in results.items():
+        print(f"  {engine:14} {rate:10.1f} playouts/s ({sum(games.values())} games)   {summary(games, players)}")
+    checks = distributions_agree(results["ruledsl"][1], results["hand-written"][1])
+    for what, text, ok in checks:
+        print(f"  {'':14} {what:12} {text:34} {'agree' if ok else 'DISAGREE'}")
+    if all(ok for _, _, ok in checks):
+        ratio = results["ruledsl"][0] / results["hand-written"][0]
+        print(f"  {'':14} ruledsl/hand-written = {ratio:.3f}x")
+        return True
+    print(f"  {'':14} the two disagree in distribution (p < {ALPHA}): no speed ratio quoted")
+    return False
+
+
 def bench_games(args):
     print("\ngames/ (ruledsl, random agents)")
     for path in sorted((ROOT / "games").glob("*.game")):
@@ -165,14 +259,23 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     ap.add_argument("--games", type=int, default=4000, help="least playouts per measurement (for the outcome test)")
-    ap.add_argument("--only", action="append", help="a classic to run (repeatable); default all")
+    ap.add_argument("--hw-games", type=int, default=1000,
+                    help="least playouts per engine against a hand-written baseline (for the agreement tests)")
+    ap.add_argument("--only", action="append", choices=sorted(set(CLASSICS) | set(BASELINES)),
+                    help="a classic and/or hand-written baseline to run (repeatable); default all")
+    ap.add_argument("--no-baselines", action="store_true", help="skip the hand-written baselines")
     ap.add_argument("--no-games", action="store_true", help="skip the games/ section")
     args = ap.parse_args(argv)
     pyspiel = load_openspiel()
     if pyspiel is None:
         print("open_spiel is not installed: ruledsl figures only (pip install -e '.[bench]')")
     for name in args.only or CLASSICS:
-        print_classic(bench_classic(name, args, pyspiel))
+        if name in CLASSICS:
+            print_classic(bench_classic(name, args, pyspiel))
+    if not args.no_baselines:
+        for name in args.only or BASELINES:
+            if name in BASELINES:
+                print_baseline(name, bench_baseline(name, args))
     if not args.no_games:
         bench_games(args)
 

@@ -9,7 +9,7 @@ deck are in listed order. Each scenario sets the hands it needs with `hand_of`.
 import pytest
 
 from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT, drive, labels, start
+from scenario import ROOT, drive, labels, random_playout, start
 from ruledsl.pipeline import load_game
 
 GAME = "games/road_to_infamy.game"
@@ -198,7 +198,7 @@ def test_ri02_each_hand_draws_two_tokens_and_flips_a_gangster():
     assert len(m.w.zones[("gdeck", None)]) == 11
     deal_and_bid(m, ["red 1", "red 2", "red 3"], ["green 1", "green 2", "green 3"])
     drive(m, ("cop marker", "guns"))  # a 0-0 Cop tie, brawled: seat 0 flips brawl 4
-    assert m.w.shared["hand_no"] == 2
+    assert m.w.shared["round"] == 2
     assert labels(m, "for_hire") == ["the Fence"]
     assert len(labels(m, "prize")) == 2
     assert len(m.w.zones[("gdeck", None)]) == 10
@@ -216,12 +216,35 @@ def test_ri03_launder_discards_one_then_draws_one():
     assert sorted(labels(m, "hand", 0)) == ["blue 5", "red 2", "red 3"]
 
 
-def test_ri03_not_laundering_still_draws_one():
+def test_ri03_laundering_is_a_swap_and_not_laundering_draws_nothing():
+    """STEP 2: "players may optionally discard one Bid ... Then draw one new Bid." A swap:
+    seat 0 discards one and draws one (its hand keeps 3 bids), seat 1 passes and draws
+    nothing (its hand keeps 3 bids too, and the deck loses only seat 0's draw)."""
     m = new_game(2)
     hand_of(m, 0, "red 1", "red 2", "red 3")
-    drive(m, ("launder", "pass"))
-    assert len(labels(m, "hand", 0)) == 4
-    assert labels(m, "bid_discard") == []
+    hand_of(m, 1, "green 1", "green 2", "green 3")
+    deck = len(m.w.zones[("bids", None)])
+    drive(m, ("launder", "launder"), ("launder bid", "red 1"), ("launder", "pass"))
+    assert m.pending.name == "bid"  # the bidding turn follows the launder
+    assert len(labels(m, "hand", 0)) == 3
+    assert sorted(labels(m, "hand", 1)) == ["green 1", "green 2", "green 3"]
+    assert labels(m, "bid_discard") == ["red 1"]
+    assert len(m.w.zones[("bids", None)]) == deck - 1
+
+
+def test_ri03_hands_keep_their_size_from_hand_to_hand():
+    """Six bids at the start of every hand: laundering swaps one for one, three are
+    played and three are drawn at the reset (no Fraud, no Bookie here)."""
+    m = new_game(2)
+    hand_of(m, 0, "red 1", "red 2", "red 3", "red 4", "red 5", "green 4")
+    hand_of(m, 1, "green 1", "green 2", "green 3", "blue 2", "blue 3", "blue 4")
+    drive(m, ("launder", "launder"), ("launder bid", "green 4"), ("launder", "pass"))
+    bids(m, "red 1", "green 1")
+    bids(m, "red 2", "green 2")
+    bids(m, "red 3", "green 3")
+    drive(m, ("cop marker", "guns"))
+    assert m.w.shared["round"] == 2 and m.pending.name == "launder"
+    assert len(labels(m, "hand", 0)) == 6 and len(labels(m, "hand", 1)) == 6
 
 
 # ---------------------------------------------------------------- RI-04 sealed bids
@@ -304,7 +327,7 @@ def test_ri05_gangster_goes_to_the_highest_red_total_and_is_active_next_hand():
     assert labels(m, "crew", 0) == ["the Enforcer"]
     g = m.w.zones[("crew", 0)][0]
     # hand 2 has started (prepare ran): the ability is active from now on
-    assert m.w.shared["hand_no"] == 2 and m.w.cardf[g]["active"]
+    assert m.w.shared["round"] == 2 and m.w.cardf[g]["active"]
 
 
 # ---------------------------------------------------------------- RI-06 ties
@@ -345,8 +368,8 @@ def test_ri07_reset_discards_played_bids_and_everyone_draws_three():
     deal_and_bid(m, ["red 1", "red 2", "blue 1", "blue 2"],
                  ["green 1", "green 2", "green 3", "green 4"], turns=3)
     drive(m, ("cop marker", "guns"))
-    # 4 + 1 (launder draw) - 3 played + 3 drawn
-    assert len(labels(m, "hand", 0)) == 5 and len(labels(m, "hand", 1)) == 5
+    # 4 - 3 played + 3 drawn (nobody laundered)
+    assert len(labels(m, "hand", 0)) == 4 and len(labels(m, "hand", 1)) == 4
     assert sorted(labels(m, "bid_discard")) == ["blue 1", "green 1", "green 2", "green 3", "red 1", "red 2"]
     assert all(len(m.w.zones[("played", s)]) == 0 for s in (0, 1))
     # fields are back to their start values, so equal bids stay one choice
@@ -361,10 +384,12 @@ def test_ri07_the_discard_pile_is_reshuffled_when_the_deck_runs_out():
     for c in list(m.w.zones[("bids", None)])[:-1]:
         m.w.put(c, ("bid_discard", None))
     assert len(m.w.zones[("bids", None)]) == 1
-    pass_launder(m)  # seat 0 takes the last bid, seat 1's draw refills the deck
-    assert len(labels(m, "hand", 1)) == 4
-    assert labels(m, "bid_discard") == []
-    assert len(m.w.zones[("bids", None)]) == 57 - 6 - 2
+    drive(m, ("launder", "launder"), ("launder bid", "red 1"))  # seat 0 takes the last bid
+    assert len(m.w.zones[("bids", None)]) == 0 and len(labels(m, "hand", 0)) == 3
+    drive(m, ("launder", "launder"), ("launder bid", "green 1"))  # seat 1's draw refills the deck
+    assert len(labels(m, "hand", 1)) == 3
+    assert labels(m, "bid_discard") == []  # the reshuffle took both laundered bids too
+    assert len(m.w.zones[("bids", None)]) == 57 - 6
 
 
 def test_ri07_every_played_bid_is_discarded_before_anyone_draws():
@@ -373,17 +398,17 @@ def test_ri07_every_played_bid_is_discarded_before_anyone_draws():
     in the discard pile before the first draw, so when the deck is empty at the reset,
     seat 0's draw reshuffles all six played bids, not only its own three."""
     m = new_game(2)
-    deal_and_bid(m, ["blue 1", "red 1", "red 2"], ["green 1", "green 2", "green 3"], turns=2)
-    # seat 0 keeps the bid it drew when laundering and plays its red 2 now
-    kept = [c for c in m.w.zones[("hand", 0)]
-            if c != next(b for b in m.w.zones[("hand", 0)] if m.program.cards[b].label == "red 2")]
+    deal_and_bid(m, ["blue 1", "red 1", "red 2", "blue 2"],
+                 ["green 1", "green 2", "green 3", "green 4"], turns=2)
+    # seat 0 keeps its blue 2 and plays its red 2 now
+    kept = [c for c in m.w.zones[("hand", 0)] if m.program.cards[c].label == "blue 2"]
     assert len(kept) == 1
     for c in list(m.w.zones[("bids", None)]):  # the deck is empty at the reset
         m.w.put(c, ("hand", 1))
     assert labels(m, "bid_discard") == []
     bids(m, "red 2", "green 3")
     drive(m, ("cop marker", "guns"))
-    assert m.w.shared["hand_no"] == 2 and m.pending.name == "launder"
+    assert m.w.shared["round"] == 2 and m.pending.name == "launder"
     drawn = [c for c in m.w.zones[("hand", 0)] if c not in kept]
     # identity shuffles: the pile holds seat 0's bids under seat 1's, so seat 0 draws
     # seat 1's three (had seat 0 drawn before seat 1 discarded, it would get back its own)
@@ -509,7 +534,7 @@ def test_ri09_fraud_adds_an_extra_bid_from_hand():
     assert m.pending.name == "fraud bid" and not m.pending.secret and m.pending.seat == 0
     drive(m, ("fraud bid", "green 5"))
     assert total(m, 0, "green") == 5 and total(m, 0, "blue") == 1
-    assert len(labels(m, "hand", 0)) == 2  # red 2 and the launder draw
+    assert labels(m, "hand", 0) == ["red 2"]  # the green 5 left the hand
 
 
 def test_ri09_fraud_extra_bid_can_be_sabotaged():
@@ -644,8 +669,17 @@ def test_ri10_bookie_draws_two_when_laundering():
     m = new_game(2)
     recruit(m, 0, "the Bookie")
     hand_of(m, 0, "red 1", "red 2", "red 3")
+    drive(m, ("launder", "launder"), ("launder bid", "red 1"))
+    assert len(labels(m, "hand", 0)) == 4  # one out, two in
+    assert labels(m, "bid_discard") == ["red 1"]
+
+
+def test_ri10_bookie_who_does_not_launder_draws_nothing():
+    m = new_game(2)
+    recruit(m, 0, "the Bookie")
+    hand_of(m, 0, "red 1", "red 2", "red 3")
     drive(m, ("launder", "pass"))
-    assert len(labels(m, "hand", 0)) == 5
+    assert sorted(labels(m, "hand", 0)) == ["red 1", "red 2", "red 3"]
 
 
 def test_ri10_fence_takes_an_extra_token_with_the_contraband():
@@ -702,3 +736,25 @@ def test_ri10_mob_bosses_score_at_the_end():
     assert m.program.score(m.w, 0) == base + 3 + 3
     recruit(m, 0, "The Suit (Mob Boss)", active=False)
     assert m.program.score(m.w, 0) == base + 4 + 3 + 4  # four types held
+
+
+# ---------------------------------------------------------------- RI-03 in random games
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_ri03_hands_stay_bounded_in_random_games(players):
+    """Laundering is a swap, so no hand ever holds more than the six bids dealt, except
+    the hand of a player who held the Bookie (laundering draws two): at most one more
+    per hand played. The bid deck and the discard pile never run dry together."""
+    program = load_game(str(ROOT / GAME)).program
+    bookie = next(c.id for c in program.cards if c.label == "the Bookie")
+    for seed in range(15):
+        bookie_held = set()
+
+        def check(m):
+            bookie_held.update(s for s in range(players) if bookie in m.w.zones[("crew", s)])
+            for s in range(players):
+                limit = 6 + (m.w.shared["round"] if s in bookie_held else 0)
+                assert len(m.w.zones[("hand", s)]) <= limit, (seed, s, m.w.shared["round"])
+            assert len(m.w.zones[("bids", None)]) + len(m.w.zones[("bid_discard", None)]) > 0
+
+        m = random_playout(program, players, seed, 5_000, check)
+        assert m.result is not None and m.result.reason == "the gangster deck ran out"

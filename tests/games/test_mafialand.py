@@ -5,7 +5,11 @@ A of diamonds, A of hearts, A of spades, 2 of clubs, ...), so with two players
 seat 0 holds the four Aces and the 2s of clubs and diamonds, seat 1 the 2s of
 hearts and spades and the four 3s, and the casino cards are the four 4s.
 """
-from scenario import card, drive, give, labels, start
+import os
+
+from ruledsl.pipeline import load_game
+from ruledsl.runtime import Machine
+from scenario import ROOT, FixedChance, card, drive, give, labels, start
 
 GAME = "games/mafialand.game"
 WILD = "games/mafialand/wild_cards.game"
@@ -75,6 +79,17 @@ def test_ml04_ml07_war_won_takes_all_enemy_houses_in_the_sector():
     # ML-07: the stolen bags now count as the winner's colour
     assert set(houses(m, "northeast").values()) == {0, None}
     assert [h for h, o in houses(m, "northeast").items() if o == 0] == ["ne_house1", "ne_house2", "ne_house3"]
+
+
+def test_ml04_no_war_in_a_sector_without_an_empty_house():
+    """ASSUMPTION (ML-04 "go to war by placing a loot bag in one of the empty loot
+    houses"): with every house of the sector held (by two players, so not locked),
+    war is not offered; No Beef and saying nothing are."""
+    m = start(GAME, 2, rolls=[2, 2])
+    hold(m, 1, "ne_house1", "ne_house2", "ne_house3")
+    hold(m, 0, "ne_house4")
+    drive(m, ("direction", "forward"))
+    assert m.pending.name == "turf response" and m.pending.labels == ["no beef", "say nothing"]
 
 
 def test_ml05_war_tie_is_decided_by_one_die_each():
@@ -230,3 +245,37 @@ def test_ml10_used_cards_are_reshuffled_when_the_deck_runs_out():
     assert len(m.w.zones[("casino_card", "northeast")]) == 1
     assert len(m.w.zones[("used", None)]) == 0
     assert len(m.w.zones[("deck", None)]) == used + 2 - 1
+
+
+# ---------------------------------------------------------------- rounds, turns and knobs
+def variant(tmp_path, *lines):
+    """A house rule extending the base game, written beside the test's files."""
+    path = tmp_path / "house.game"
+    base = os.path.relpath(ROOT / GAME, tmp_path)
+    path.write_text(f'extends "{base}"\n' + "\n".join(lines) + "\n")
+    return load_game(str(path)).program
+
+
+def test_ml09_ml12_knobs_a_house_rule_can_override(tmp_path):
+    """LOCK_CHARGE and SECTORS_TO_WIN are constants a variant overrides."""
+    program = variant(tmp_path, "override const LOCK_CHARGE = 2", "override const SECTORS_TO_WIN = 2")
+    m = Machine(program, 2, FixedChance([2, 2]))
+    hold(m, 1, *[f"ne_house{i}" for i in (1, 2, 3, 4)])
+    drive(m, ("direction", "forward"))
+    assert [p["stash"] for p in m.w.players] == [16, 20]  # two bags for the locked sector
+    hold(m, 1, *[f"se_house{i}" for i in (1, 2, 3, 4)])
+    m.w.touch()
+    m.choose_index(0)
+    assert m.result is not None and m.result.reason == "locked down three sectors"
+    assert m.result.winners == [1]  # two locked sectors are enough now
+
+
+def test_ml08_casino_knobs_a_house_rule_can_override(tmp_path):
+    """MAX_GAMBLE and the casino_payout def: gamble up to 2 bags, win double."""
+    program = variant(tmp_path, "override const MAX_GAMBLE = 2", "override def casino_payout(n: int) = 2 * n")
+    m = Machine(program, 2, FixedChance([3, 4]))
+    give(m, 0, "K of hearts")
+    drive(m, ("direction", "forward"))
+    assert m.pending.labels == ["1", "2"]
+    drive(m, ("bags to gamble", "2"), ("casino card", "K of hearts"))
+    assert m.w.players[0]["stash"] == 18 + 4

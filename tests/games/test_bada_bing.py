@@ -630,20 +630,40 @@ def test_bb21_a_refusal_goes_on_playing():
 def test_bb22a_game_time_limit_names_the_richest_boss():
     m = begin(3, game=variant("game_time_limit"))
     own(m, 2, "casino", policy=True)        # 2 x 20M + 5 soldiers x 5M ...
-    m.w.shared["rounds"] = 25
+    m.w.shared["round"] = 25                # the last round: it is played
     m.w.touch()
-    drive(m, ("turn", "make a deal"))         # the next question finds the limit reached
+    drive(m, ("turn", "make a deal"))
+    assert m.result is None
+    m.w.shared["round"] = 26                # as when round 26 would begin
+    m.w.touch()
+    drive(m, ("deal", "back"))              # the next question finds the limit reached
     assert m.result.reason == "the time limit is reached" and m.result.winners == [2]
 
 
-def test_bb22a_rounds_are_counted():
+def test_bb22a_the_limit_is_reached_when_the_round_after_the_last_begins():
     m = begin(2, rolls=[1, 1, 1, 1], game=variant("game_time_limit"))
+    m.w.shared["round"] = 25
+    m.w.touch()
     roll(m)
     drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"))
-    assert m.w.shared["rounds"] == 0
+    assert m.result is None and m.pending.seat == 1
+    drive(m, ("turn", "roll the dice"))
+    drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"))
+    assert m.pending.seat == 1
+    drive(m, ("bid", "pass"))
+    assert m.result is not None and m.result.reason == "the time limit is reached"
+
+
+def test_round_and_turn_are_counted():
+    # `round`: the round being played, 1 during the first; `turn`: turns begun by all Bosses
+    m = begin(2, rolls=[1, 1, 1, 1])
+    assert (m.w.shared["round"], m.w.shared["turn"]) == (1, 1)
+    roll(m)
+    drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"))
+    assert m.pending.seat == 1 and (m.w.shared["round"], m.w.shared["turn"]) == (1, 2)
     drive(m, ("turn", "roll the dice"))
     drive(m, ("uncontrolled business", "decline: auction"), ("bid", "pass"), ("bid", "pass"))
-    assert m.w.shared["rounds"] == 1 and m.pending.seat == 0
+    assert m.pending.seat == 0 and (m.w.shared["round"], m.w.shared["turn"]) == (2, 3)
 
 
 def test_bb22b_up_the_ante_doubles_taxes_and_policy_fees():

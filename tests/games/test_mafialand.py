@@ -248,6 +248,17 @@ def test_ml10_used_cards_are_reshuffled_when_the_deck_runs_out():
 
 
 # ---------------------------------------------------------------- rounds, turns and knobs
+def test_ml02_rounds_and_turns_are_counted():
+    """`round` is the round being played (one turn of every player still in, seat 0
+    first) and `turn` the turns begun so far; 10 pips take each block to the next corner."""
+    m = start(GAME, 3, rolls=[5, 5] * 4)
+    seen = []
+    for _ in range(4):
+        seen.append((m.pending.seat, m.w.shared["round"], m.w.shared["turn"]))
+        drive(m, ("direction", "forward"))
+    assert seen == [(0, 1, 1), (1, 1, 2), (2, 1, 3), (0, 2, 4)]
+
+
 def variant(tmp_path, *lines):
     """A house rule extending the base game, written beside the test's files."""
     path = tmp_path / "house.game"

@@ -1,4 +1,4 @@
-"""Test set-up: helper modules importable by name, and shared fixtures."""
+"""Test set-up: tests/support.py (the helpers) importable by name, and shared fixtures."""
 import shutil
 import sys
 from pathlib import Path
@@ -7,7 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import GAMES  # noqa: E402
+from support import GAMES  # noqa: E402
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ import attrs
 import click
 import pytest
 
-from helpers import GAMES
 from ruledsl.agents import (AgentError, FirstAgent, HumanAgent, RandomAgent, ScriptedAgent, ask_agent,
                             make_agent, parse_agent_spec, render_view)
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance, Refusal
 from ruledsl.streams import KeyedStreams
+from support import GAMES
 
 
 def start(name: str, players: int = 2, seed: int = 3) -> Machine:

@@ -7,7 +7,6 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,8 @@ import ruledsl
 from ruledsl import api
 from ruledsl.errors import RuleError
 from ruledsl.replay import Divergence
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "api.md"
 
 

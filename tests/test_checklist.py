@@ -1,11 +1,11 @@
 """Docs that can't rot: every rule ID of ../shared/rulebooks/CHECKLIST.md is tagged in its game's
 files (as a comment) and named by at least one test (in its name or text)."""
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT
+
 CHECKLIST = ROOT.parent / "shared" / "rulebooks" / "CHECKLIST.md"
 GAMES = {"ML": "mafialand", "RI": "road_to_infamy", "TB": "the_boss", "MD": "mafia_dollar", "BB": "bada_bing"}
 

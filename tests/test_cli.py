@@ -6,36 +6,31 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import GAMES, record_game
 from ruledsl import __version__
-from ruledsl.cli import check_one, main
+from ruledsl.cli import check_one
 from ruledsl.transcript import read_transcript
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+from support import GAMES, record_game, run_cli
 
 
 def test_version():
-    result = run("--version")
+    result = run_cli("--version")
     assert result.exit_code == 0
     assert result.stdout == f"ruledsl, version {__version__}\n"
 
 
 # ---------------------------------------------------------------- check
 def test_check_ok(games_dir):
-    result = run("check", "dice_race.game", "secret_bid.game", "refill.game")
+    result = run_cli("check", "dice_race.game", "secret_bid.game", "refill.game")
     assert result.exit_code == 0
     assert result.stdout.splitlines() == ["ok: dice_race.game", "ok: secret_bid.game", "ok: refill.game"]
     assert result.stderr == ""
 
 
 def test_check_reports_every_error_with_source_and_caret(games_dir):
-    result = run("check", "dice_race.game", "broken_types.game")
+    result = run_cli("check", "dice_race.game", "broken_types.game")
     assert result.exit_code == 1
     assert result.stdout == "ok: dice_race.game\n"
     assert result.stderr.splitlines() == [
@@ -58,7 +53,7 @@ def test_check_bad_inputs_get_messages_not_tracebacks(tmp_path, name, content, e
     path = tmp_path / name
     if content is not None:
         path.write_bytes(content)
-    result = run("check", path)
+    result = run_cli("check", path)
     assert result.exit_code == 1
     assert expected in result.stderr
     assert "Traceback" not in result.output
@@ -90,7 +85,7 @@ def test_check_never_crashes_on_any_text(tmp_path, text):
 # ---------------------------------------------------------------- play
 def test_play_narrates_and_records_the_same_transcript_as_the_library(games_dir, tmp_path, snapshot):
     record = tmp_path / "race.jsonl"
-    result = run("play", "dice_race.game", "--players", 3, "--seed", 2, "--record", record)
+    result = run_cli("play", "dice_race.game", "--players", 3, "--seed", 2, "--record", record)
     assert result.exit_code == 0, result.output
     _, expected = record_game("dice_race.game", 3, seed=2)
     assert record.read_text(encoding="utf-8") == expected
@@ -107,7 +102,7 @@ def test_play_narrates_and_records_the_same_transcript_as_the_library(games_dir,
 
 
 def test_play_shows_rolls_says_and_eliminations(games_dir):
-    result = run("play", "dice_race.game", "-n", 3, "--seed", 76)  # a seed where two runners stumble
+    result = run_cli("play", "dice_race.game", "-n", 3, "--seed", 76)  # a seed where two runners stumble
     assert result.exit_code == 0
     assert re.search(r"^      rolls 1d6: [1-6]$", result.stdout, re.M)
     assert '      "seat 0 stumbles"\n      seat 0 is eliminated\n' in result.stdout
@@ -115,20 +110,20 @@ def test_play_shows_rolls_says_and_eliminations(games_dir):
 
 
 def test_play_rejects_a_player_count_outside_the_range(games_dir):
-    result = run("play", "dice_race.game", "--players", 5)
+    result = run_cli("play", "dice_race.game", "--players", 5)
     assert result.exit_code == 1
     assert result.stderr == "error: 'Dice race' takes 2..4 players, not 5\n"
 
 
 def test_play_max_steps_stops_the_game(games_dir):
-    result = run("play", "dice_race.game", "--seed", 2, "--max-steps", 3)
+    result = run_cli("play", "dice_race.game", "--seed", 2, "--max-steps", 3)
     assert result.exit_code == 0
     assert "game over after 3 steps: step limit: 3 decisions (stopped, not by the rules)" in result.stdout
     assert "winners: none" in result.stdout
 
 
 def test_play_with_a_human_seat_hides_the_other_seats_secrets(games_dir):
-    result = run("play", "secret_bid.game", "--seed", 3, "--agent", "1=human",
+    result = run_cli("play", "secret_bid.game", "--seed", 3, "--agent", "1=human",
                  input="7\n" + "1\n2\n3\n4\n5\n6\n" * 4)  # cards named by numbers: the number is the card
     assert result.exit_code == 0, result.output
     assert "[1] seat 0 chose (sealed) for bid" in result.stdout
@@ -139,20 +134,20 @@ def test_play_with_a_human_seat_hides_the_other_seats_secrets(games_dir):
 
 def test_play_scripted_agent_that_runs_out_leaves_a_replayable_prefix(games_dir, tmp_path):
     record = tmp_path / "cut.jsonl"
-    result = run("play", "dice_race.game", "--seed", 4, "--agent", "0=scripted:dash,pass,walk",
+    result = run_cli("play", "dice_race.game", "--seed", 4, "--agent", "0=scripted:dash,pass,walk",
                  "--agent", "1=first", "--record", record)
     assert result.exit_code == 1
     assert result.stderr == ("error: seat 0: the script ran out after 3 choice(s); "
                              "'pace' still needs one of \"steady\", \"dash\"\n")
     records = read_transcript(str(record))
     assert [r["choice"] for r in records if r["type"] == "decision"] == ["dash", "pass", "walk", "steady", "walk"]
-    again = run("replay", record)
+    again = run_cli("replay", record)
     assert again.exit_code == 0
     assert "note: the transcript stops after step 5 without a result" in again.stdout
 
 
 def test_play_reports_a_runtime_rule_failure_without_traceback(games_dir):
-    result = run("play", "divide.game", "--agent", "0=first")
+    result = run_cli("play", "divide.game", "--agent", "0=first")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         "divide.game:7:19: runtime error: division by zero [R003]",
@@ -162,25 +157,25 @@ def test_play_reports_a_runtime_rule_failure_without_traceback(games_dir):
 
 
 def test_play_bad_agent_options(games_dir):
-    unknown = run("play", "dice_race.game", "--agent", "1=robot")
+    unknown = run_cli("play", "dice_race.game", "--agent", "1=robot")
     assert unknown.exit_code == 1
     assert unknown.stderr == ("error: unknown agent kind 'robot'; kinds: random, first, human, scripted, mcts, "
                               "or module:Class for a plug-in\n")
-    seat = run("play", "dice_race.game", "--agent", "5=first")
+    seat = run_cli("play", "dice_race.game", "--agent", "5=first")
     assert seat.exit_code == 1 and "there are seats 0..1" in seat.stderr
 
 
 # ---------------------------------------------------------------- replay
 def recorded(tmp_path, game="dice_race.game", *args):
     record = tmp_path / "game.jsonl"
-    result = run("play", game, "--record", record, *args)
+    result = run_cli("play", game, "--record", record, *args)
     assert result.exit_code == 0, result.output
     return record
 
 
 def test_replay_round_trip(games_dir, tmp_path):
     record = recorded(tmp_path, "dice_race.game", "-n", 3, "--seed", 2)
-    result = run("replay", record)
+    result = run_cli("replay", record)
     assert result.exit_code == 0, result.output
     machine, _ = record_game("dice_race.game", 3, seed=2)
     assert result.stdout.splitlines()[-1] == f"replay ok: all {machine.steps} steps match"
@@ -192,7 +187,7 @@ def test_replay_divergence_after_editing_a_copy_of_the_game(game_copy, tmp_path)
     record = recorded(tmp_path, name, "--seed", 2)
     text = (tmp_path / name).read_text()
     (tmp_path / name).write_text(text.replace("p.pos += r + 2", "p.pos += r + 3"))
-    result = run("replay", record)
+    result = run_cli("replay", record)
     assert result.exit_code == 1
     assert "note: the rules in dice_race.game differ from the ones recorded" in result.stdout
     message = result.stderr.strip()
@@ -207,7 +202,7 @@ def test_replay_corrupt_transcripts_name_the_line(games_dir, tmp_path):
     lines = record.read_text().splitlines()
     bad_json = tmp_path / "bad.jsonl"
     bad_json.write_text("\n".join(lines[:2] + ["{not json"] + lines[3:]) + "\n")
-    result = run("replay", bad_json)
+    result = run_cli("replay", bad_json)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{bad_json}: corrupt transcript: line 3: not valid JSON")
     missing = tmp_path / "missing.jsonl"
@@ -215,7 +210,7 @@ def test_replay_corrupt_transcripts_name_the_line(games_dir, tmp_path):
     decision = json.loads(lines[at])
     del decision["choice"]
     missing.write_text("\n".join(lines[:at] + [json.dumps(decision)] + lines[at + 1:]) + "\n")
-    result = run("replay", missing)
+    result = run_cli("replay", missing)
     assert result.exit_code == 1
     assert result.stderr == f"{missing}: corrupt transcript: line {at + 1}: decision record lacks the key 'choice'\n"
 
@@ -224,31 +219,31 @@ def test_replay_as_seat_hides_another_seats_secret_choice(games_dir, tmp_path):
     record = recorded(tmp_path, "secret_bid.game", "--seed", 3)
     first = read_transcript(str(record))[3]
     assert first["seat"] == 0 and first["secret"] is True
-    as_one = run("replay", record, "--as-seat", 1)
+    as_one = run_cli("replay", record, "--as-seat", 1)
     assert as_one.exit_code == 0
     assert "[1] seat 0 chose (sealed) for bid" in as_one.stdout
     assert f'[1] seat 0 chose "{first["choice"]}"' not in as_one.stdout
-    as_zero = run("replay", record, "--as-seat", 0)
+    as_zero = run_cli("replay", record, "--as-seat", 0)
     assert f'[1] seat 0 chose "{first["choice"]}" for bid (secret)' in as_zero.stdout
     assert "[2] seat 1 chose (sealed) for bid" in as_zero.stdout
 
 
 def test_replay_against_another_game_fails_clearly(games_dir, tmp_path):
     record = recorded(tmp_path, "dice_race.game", "--seed", 2, "-n", 3)
-    result = run("replay", record, "--game", "divide.game")
+    result = run_cli("replay", record, "--game", "divide.game")
     assert result.exit_code == 1
     assert result.stderr.startswith("the transcript is for 3 players, but 'Divide' (divide.game) takes 2..2")
 
 
 def test_replay_missing_transcript(tmp_path):
-    result = run("replay", tmp_path / "nope.jsonl")
+    result = run_cli("replay", tmp_path / "nope.jsonl")
     assert result.exit_code == 1
     assert "corrupt transcript: line 0: cannot read" in result.stderr
 
 
 # ---------------------------------------------------------------- simulate
 def test_simulate_json(games_dir):
-    result = run("simulate", "dice_race.game", "--players", 3, "--games", 40, "--seed", 2, "--json")
+    result = run_cli("simulate", "dice_race.game", "--players", 3, "--games", 40, "--seed", 2, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert list(data) == ["games", "errors", "error_list", "errors_not_listed", "ended", "steps_mean",
@@ -256,25 +251,25 @@ def test_simulate_json(games_dir):
     assert data["games"] == 40 and data["errors"] == 0
     assert sum(data["ended"].values()) == 40 and set(data["ended"]) <= {"crossed the line", "one runner left"}
     assert sum(data["wins"]) == 40 and len(data["wins"]) == 3
-    again = json.loads(run("simulate", "dice_race.game", "-n", 3, "-g", 40, "-s", 2, "--json").stdout)
+    again = json.loads(run_cli("simulate", "dice_race.game", "-n", 3, "-g", 40, "-s", 2, "--json").stdout)
     for key in ("ended", "steps_mean", "steps_median", "wins"):
         assert again[key] == data[key]
 
 
 def test_simulate_game_i_is_play_with_seed_s_plus_i(games_dir, tmp_path):
     for seed in (2, 3, 4):
-        one = json.loads(run("simulate", "dice_race.game", "-n", 3, "--games", 1, "--seed", seed, "--json").stdout)
-        assert run("play", "dice_race.game", "-n", 3, "--seed", seed, "--record", tmp_path / "t.jsonl").exit_code == 0
+        one = json.loads(run_cli("simulate", "dice_race.game", "-n", 3, "--games", 1, "--seed", seed, "--json").stdout)
+        assert run_cli("play", "dice_race.game", "-n", 3, "--seed", seed, "--record", tmp_path / "t.jsonl").exit_code == 0
         played = read_transcript(str(tmp_path / "t.jsonl"))[-1]
         assert one["steps_mean"] == played["steps"] and one["ended"] == {played["reason"]: 1}
         assert one["wins"] == [int(seat in played["winners"]) for seat in range(3)]
 
 
 def test_simulate_counts_runtime_errors(games_dir):
-    failing = [seed for seed in range(30) if run("play", "divide.game", "--seed", seed).exit_code == 1]
+    failing = [seed for seed in range(30) if run_cli("play", "divide.game", "--seed", seed).exit_code == 1]
     ok = 30 - len(failing)
     assert failing and ok
-    result = run("simulate", "divide.game", "--games", 30)
+    result = run_cli("simulate", "divide.game", "--games", 30)
     assert result.exit_code == 1
     assert f"games: 30 (errors: {len(failing)})" in result.stdout
     assert f"  divided: {ok}" in result.stdout
@@ -283,7 +278,7 @@ def test_simulate_counts_runtime_errors(games_dir):
     assert result.stderr.splitlines() == [
         *(f"game with seed {seed}: divide.game:7:19: runtime error: division by zero [R003]" for seed in failing),
         f"replay one with: ruledsl play divide.game --players 2 --seed {failing[0]}"]
-    as_json = json.loads(run("simulate", "divide.game", "--games", 30, "--json").stdout)
+    as_json = json.loads(run_cli("simulate", "divide.game", "--games", 30, "--json").stdout)
     assert as_json["errors"] == len(failing) and as_json["ended"] == {"divided": ok}
     assert [e["seed"] for e in as_json["error_list"]] == failing and as_json["errors_not_listed"] == 0
 
@@ -292,31 +287,31 @@ def test_simulate_over_two_processes_gives_the_same_summary(games_dir):
     """Seeds are split into blocks and merged in order: only the timing may differ."""
     timing = ("seconds", "playouts_per_second")
     for game, games in (("dice_race.game", 41), ("divide.game", 30)):
-        one = json.loads(run("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json").stdout)
-        two = json.loads(run("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json", "--jobs", 2).stdout)
+        one = json.loads(run_cli("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json").stdout)
+        two = json.loads(run_cli("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json", "--jobs", 2).stdout)
         assert {k: v for k, v in two.items() if k not in timing} == {k: v for k, v in one.items() if k not in timing}
-    one = run("simulate", "divide.game", "--games", 30)
-    two = run("simulate", "divide.game", "--games", 30, "--jobs", 2)
+    one = run_cli("simulate", "divide.game", "--games", 30)
+    two = run_cli("simulate", "divide.game", "--games", 30, "--jobs", 2)
     assert two.stderr == one.stderr and two.stderr.startswith("game with seed ")
     assert two.stdout.splitlines()[:-1] == one.stdout.splitlines()[:-1]  # all but the time
 
 
 # ---------------------------------------------------------------- state
 def test_state_after_setup_and_after_steps(games_dir):
-    setup = json.loads(run("state", "secret_bid.game", "--players", 3, "--seed", 3).stdout)
+    setup = json.loads(run_cli("state", "secret_bid.game", "--players", 3, "--seed", 3).stdout)
     assert setup["status"] == "waiting" and setup["steps"] == 0
     assert setup["pending"]["decision"] == "bid" and setup["pending"]["secret"] is True
     assert setup["pending"]["rule"] == "secret_bid.game:20:3"
     hands = [setup["state"]["zones"][f"hand/seat {s}"] for s in range(3)]
     assert [len(h) for h in hands] == [2, 2, 2]
-    later = json.loads(run("state", "secret_bid.game", "-n", 3, "--seed", 3, "--steps", 2).stdout)
+    later = json.loads(run_cli("state", "secret_bid.game", "-n", 3, "--seed", 3, "--steps", 2).stdout)
     assert later["steps"] == 2 and later["pending"]["seat"] == 2
-    over = json.loads(run("state", "secret_bid.game", "-n", 2, "--seed", 3, "--steps", 100).stdout)
+    over = json.loads(run_cli("state", "secret_bid.game", "-n", 2, "--seed", 3, "--steps", 100).stdout)
     assert over["status"] == "over" and over["pending"] is None and over["steps"] == 8
     assert over["result"]["reason"] == "the flow of play ended"
 
 
 def test_state_rejects_a_bad_player_count(games_dir):
-    result = run("state", "divide.game", "--players", 3)
+    result = run_cli("state", "divide.game", "--players", 3)
     assert result.exit_code == 1
     assert result.stderr == "error: 'Divide' takes 2..2 players, not 3\n"

@@ -3,7 +3,6 @@ moves on the clone leave the original alone. With a seeded and a replayed chance
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -11,11 +10,9 @@ from ruledsl.agents import ask_agent, make_agent
 from ruledsl.divergence import chance_of
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
-
-from helpers import record_game
 from ruledsl.transcript import parse_line
+from support import ROOT, record_game
 
-ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["games/mafialand.game", "games/bada_bing.game", "games/the_boss.game", "examples/pig.game",
          "examples/kuhn_poker.game", "tests/fixtures/games/secret_bid.game"]
 

@@ -1,10 +1,9 @@
 """The error-code registry (ruledsl/codes.py) against the code that reports codes and the docs."""
 import re
-from pathlib import Path
 
 from ruledsl.codes import CODES, table
+from support import ROOT
 
-ROOT = Path(__file__).parent.parent
 SOURCE = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "ruledsl").glob("*.py"))
                    if p.name != "codes.py")
 

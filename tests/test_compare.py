@@ -6,24 +6,16 @@ import os
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from helpers import GAMES
-from ruledsl.cli import main
 from ruledsl.compare import ALPHA, Metric, compare_files, holm, rate_metric, reasons_metric, sample_metric
 from ruledsl.pipeline import load_game
 from ruledsl.simulate import GameRecord
+from support import GAMES, ROOT, run_cli
 
-ROOT = Path(__file__).parent.parent
 MAFIALAND = str(ROOT / "games" / "mafialand.game")
 DOUBLE_CASINO = str(ROOT / "examples" / "mafialand_double_casino.game")
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def by_metric(report: dict) -> dict:
@@ -123,7 +115,7 @@ def test_a_game_against_itself_on_other_seeds_is_rarely_flagged(path, players):
 
 
 def test_the_same_game_on_the_same_seeds_flags_nothing():
-    result = run("compare", MAFIALAND, MAFIALAND, "--seed", 9, "--json")
+    result = run_cli("compare", MAFIALAND, MAFIALAND, "--seed", 9, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["players"] == 2 and report["games"] == 200 and report["flagged"] == []
@@ -133,7 +125,7 @@ def test_the_same_game_on_the_same_seeds_flags_nothing():
 
 # ---------------------------------------------------------------- a real variant
 def test_doubling_casino_winnings_lengthens_mafialand():
-    result = run("compare", MAFIALAND, DOUBLE_CASINO, "--seed", 9, "--json", "--jobs", 2)  # the issue's command
+    result = run_cli("compare", MAFIALAND, DOUBLE_CASINO, "--seed", 9, "--json", "--jobs", 2)  # the issue's command
     assert result.exit_code == 0, result.output
     length = by_metric(json.loads(result.stdout))["game length (decisions)"]
     assert length["flagged"] and length["p_holm"] < 0.01
@@ -146,7 +138,7 @@ def test_a_longer_variant_is_flagged_in_text_with_an_aligned_table(tmp_path):
     variant = tmp_path / "long_race.game"
     base = os.path.relpath(GAMES / "dice_race.game", tmp_path)  # a base is named relative to the variant
     variant.write_text(f'extends "{base}"\noverride const GOAL = 30\n')
-    result = run("compare", GAMES / "dice_race.game", variant, "-n", 3, "-g", 150, "-s", 4)
+    result = run_cli("compare", GAMES / "dice_race.game", variant, "-n", 3, "-g", 150, "-s", 4)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     header = next(line for line in lines if line.startswith("metric "))
@@ -154,12 +146,12 @@ def test_a_longer_variant_is_flagged_in_text_with_an_aligned_table(tmp_path):
     assert row.endswith("B longer **")
     assert row.index("Wilcoxon signed-rank") == header.index("test")
     assert lines[-1].startswith("flagged: ") and "game length (decisions)" in lines[-1]
-    again = run("compare", GAMES / "dice_race.game", variant, "-n", 3, "-g", 150, "-s", 4)
+    again = run_cli("compare", GAMES / "dice_race.game", variant, "-n", 3, "-g", 150, "-s", 4)
     assert again.stdout == result.stdout  # nothing timed, nothing random beyond the seeds
 
 
 def test_json_names_every_metric_with_its_test(games_dir):
-    result = run("compare", "dice_race.game", "dice_race.game", "-n", 3, "-g", 40, "--seed-b", 100, "--json")
+    result = run_cli("compare", "dice_race.game", "dice_race.game", "-n", 3, "-g", 40, "--seed-b", 100, "--json")
     report = json.loads(result.stdout)
     assert report["a"]["seeds"] == [0, 39] and report["b"]["seeds"] == [100, 139]
     assert report["correction"] == "holm" and report["alpha"] == ALPHA and report["tested"] == 10
@@ -169,7 +161,7 @@ def test_json_names_every_metric_with_its_test(games_dir):
     tests = {m["metric"]: m["test"] for m in report["metrics"]}
     assert tests == {"win_rate": "Fisher exact", "shared_wins": "Fisher exact", "no_winner": "Fisher exact",
                      "score": "Mann-Whitney U", "length": "Mann-Whitney U", "end_reasons": "chi-square"}
-    paired = json.loads(run("compare", "dice_race.game", "dice_race.game", "-n", 3, "-g", 40, "--json").stdout)
+    paired = json.loads(run_cli("compare", "dice_race.game", "dice_race.game", "-n", 3, "-g", 40, "--json").stdout)
     assert {m["metric"]: m["test"] for m in paired["metrics"]} == {
         "win_rate": "McNemar exact", "shared_wins": "McNemar exact", "no_winner": "McNemar exact",
         "score": "Wilcoxon signed-rank", "length": "Wilcoxon signed-rank", "end_reasons": "chi-square"}
@@ -185,13 +177,13 @@ def test_json_names_every_metric_with_its_test(games_dir):
 
 # ---------------------------------------------------------------- errors and bad input
 def test_errors_in_either_game_exit_1_after_the_report(games_dir):
-    result = run("compare", "dice_race.game", "fragile_dice.game", "-g", 40, "--json")
+    result = run_cli("compare", "dice_race.game", "fragile_dice.game", "-g", 40, "--json")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert report["a"]["errors"] == 0 and report["b"]["errors"] > 0
     assert report["b"]["error_list"][0]["code"] == "R002"
     assert report["b"]["error_list"][0]["rule"] == "fragile_dice.game:14"
-    text = run("compare", "fragile_dice.game", "dice_race.game", "-g", 40)
+    text = run_cli("compare", "fragile_dice.game", "dice_race.game", "-g", 40)
     assert text.exit_code == 1 and "flagged:" in text.stdout
     assert text.stderr.startswith("game with seed ") and "[R002]" in text.stderr
 
@@ -214,6 +206,6 @@ def test_exit_code_of_a_real_process():
     (("dice_race.game", "broken_types.game"), "broken_types.game:4:21: error:"),
 ])
 def test_bad_input_gets_a_message_and_exit_1(games_dir, args, message):
-    result = run("compare", *args)
+    result = run_cli("compare", *args)
     assert result.exit_code == 1
     assert result.stderr.startswith(message) and "Traceback" not in result.stderr

@@ -1,7 +1,6 @@
 """Generated expression code: same values as the reference closures, precise errors, no injection."""
 import itertools
 import random
-from pathlib import Path
 
 import pytest
 
@@ -9,22 +8,14 @@ from ruledsl.compile_expr_closures import ClosureCompiler
 from ruledsl.errors import RUNTIME_FAILURES, GameRuntimeError, RuleError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine
-from scenario import FixedChance
-
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT, FixedChance, run_text
 ALL_GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.game"), *ROOT.glob("examples/*.game")])
-
-
-def run(tmp_path, text, players=2):
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
-    return Machine(load_game(str(path)).program, players, FixedChance())
 
 
 def test_an_attribute_of_none_names_the_expression_that_was_none(tmp_path):
     line = "rule flow() { let x = 1 + sum(p in players: p.score) + who.score }"
     with pytest.raises(GameRuntimeError) as err:
-        run(tmp_path, f"player {{ score: int = 0 }}\nshared {{ who: player? = none }}\n{line}\n")
+        run_text(tmp_path, f"player {{ score: int = 0 }}\nshared {{ who: player? = none }}\n{line}\n")
     span = err.value.diagnostic.span
     assert err.value.diagnostic.code == "R001"
     assert (span.line, span.col) == (4, line.index("who.score") + 1)  # not the whole `let`
@@ -32,7 +23,7 @@ def test_an_attribute_of_none_names_the_expression_that_was_none(tmp_path):
 
 def test_division_by_zero_inside_an_aggregate_is_reported_there(tmp_path):
     with pytest.raises(GameRuntimeError) as err:
-        run(tmp_path, "rule flow() { let x = sum(i in 0..3: 12 / i) }\n")
+        run_text(tmp_path, "rule flow() { let x = sum(i in 0..3: 12 / i) }\n")
     assert err.value.diagnostic.code == "R003"
     assert (err.value.diagnostic.span.line, err.value.diagnostic.span.col) == (2, 38)
 
@@ -43,13 +34,13 @@ def test_a_failing_statement_among_straight_line_effects_is_the_one_named(tmp_pa
     text = text.replace("who.alive = true", "reveal top(hand[who])")
     text = "cards card(v: int) { card 1 }\nzone hand per player: card owner\n" + text
     with pytest.raises(GameRuntimeError) as err:
-        run(tmp_path, text)
+        run_text(tmp_path, text)
     assert err.value.diagnostic.span.line == 8  # the reveal; the two lines before it ran
     assert "R00" in err.value.diagnostic.code
 
 
 def test_strings_and_names_cannot_reach_the_generated_code(tmp_path):
-    m = run(tmp_path, 'shared { s: int = 0 }\nrule flow() { say "\\"); import os; (\\"{s}"  s = 1 }\n')
+    m = run_text(tmp_path, 'shared { s: int = 0 }\nrule flow() { say "\\"); import os; (\\"{s}"  s = 1 }\n')
     assert m.w.shared["s"] == 1 and m.result is not None
 
 
@@ -123,7 +114,7 @@ def test_filters_on_a_fixed_attribute_keep_meaning_and_order(tmp_path):
             "  f = first(x in c where 2 == x.suit)\n"
             "  m = sum(x in c where x.suit == 5: x.rank)\n"
             "}\n")
-    m = run(tmp_path, text)
+    m = run_text(tmp_path, text)
     assert m.w.shared["n"] == 2 and m.w.shared["m"] == 0
     assert m.program.cards[m.w.shared["f"]].attrs == {"suit": 2, "rank": 1}
 
@@ -132,7 +123,7 @@ def test_filters_on_a_fixed_attribute_keep_meaning_and_order(tmp_path):
 def test_a_failing_assignment_changes_nothing_and_names_the_none(tmp_path, stmt, at):
     line = f"rule flow() {{ n = 5  {stmt} }}"
     with pytest.raises(GameRuntimeError) as err:
-        run(tmp_path, f"player {{ score: int = 0 }}\nshared {{ who: player? = none  n: int = 0 }}\n{line}\n")
+        run_text(tmp_path, f"player {{ score: int = 0 }}\nshared {{ who: player? = none  n: int = 0 }}\n{line}\n")
     span = err.value.diagnostic.span
     assert err.value.diagnostic.code == "R001"
     assert (span.line, span.col) == (4, line.index(at) + 1)
@@ -140,7 +131,7 @@ def test_a_failing_assignment_changes_nothing_and_names_the_none(tmp_path, stmt,
 
 def test_a_deeply_nested_expression_runs_up_to_the_checker_limit(tmp_path):
     terms = " + ".join(["1"] * 110)  # 109 nested additions: generated as nested parentheses
-    m = run(tmp_path, f"shared {{ n: int = 0 }}\nrule flow() {{ n = {terms}  n += {terms} }}\n")
+    m = run_text(tmp_path, f"shared {{ n: int = 0 }}\nrule flow() {{ n = {terms}  n += {terms} }}\n")
     assert m.w.shared["n"] == 220
 
 
@@ -160,4 +151,4 @@ def test_an_indexed_filter_keeps_the_short_circuit_of_its_where(tmp_path):
             "zone deck: c public\nzone hand per player: c owner\n"
             "shared { n: int = 7 }\n"
             "rule flow() { n = count(x in c where size(hand[seat(0)]) > 0 and x.rank == [1, 2][size(hand[seat(0)]) + 5]) }\n")
-    assert run(tmp_path, text).w.shared["n"] == 0
+    assert run_text(tmp_path, text).w.shared["n"] == 0

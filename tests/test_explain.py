@@ -11,25 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from helpers import record_game
 from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.replay import Divergence, replay
 from ruledsl.statediff import FieldDiff, diff, field_name, values_text
-from ruledsl.transcript import parse_lines
-
-ROOT = Path(__file__).parent.parent
-
-
-def records_of(text: str) -> list:
-    return parse_lines(text.split("\n"))
-
-
-def edit(path, old: str, new: str):
-    path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+from support import ROOT, edit, record_game, records_of
 
 
 def line_of(path, text: str) -> int:

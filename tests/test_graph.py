@@ -4,15 +4,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import GAMES
 
 from ruledsl.cli import main
+from support import GAMES, ROOT
 
-ROOT = Path(__file__).parent.parent
 GAME_NAMES = ["bada_bing", "mafia_dollar", "mafialand", "road_to_infamy", "the_boss"]
 FLOW_BLOCK = re.compile(r"## Flow of play\n.*?```mermaid\n(.*?)```\n", re.S)
 

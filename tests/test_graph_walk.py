@@ -4,8 +4,7 @@ from click.testing import CliRunner
 
 from ruledsl.cli import main
 from ruledsl.errors import GameRuntimeError
-from ruledsl.runtime import Machine
-from scenario import FixedChance
+from support import run_text
 
 # a ring a-b-c-d-e-a with a shortcut b -> x -> d (a fork at b going forward, a join at d)
 RING = '''
@@ -21,19 +20,12 @@ on land map(s: map, p: player) { p.landed += 1 }
 '''
 
 
-def run(tmp_path, text, players=2, rolls=(), **kw):
-    from ruledsl.pipeline import load_game
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
-    return Machine(load_game(str(path)).program, players, FixedChance(rolls), **kw)
-
-
 def at(m, seat=0):
     return m.w.players[seat]["at"]
 
 
 def test_a_route_condition_picks_the_way_at_a_fork_and_triggers_run(tmp_path):
-    m = run(tmp_path, RING + '''rule flow() {
+    m = run_text(tmp_path, RING + '''rule flow() {
       move seat(0).at by 3 steps forward via t where t.kind == 0
       move seat(1).at by 3 steps forward via t where t.kind == 1 }''')
     p0, p1 = m.w.players
@@ -43,7 +35,7 @@ def test_a_route_condition_picks_the_way_at_a_fork_and_triggers_run(tmp_path):
 
 
 def test_the_route_may_read_the_mover(tmp_path):
-    m = run(tmp_path, RING + '''rule flow() {
+    m = run_text(tmp_path, RING + '''rule flow() {
       seat(1).short = true
       for p in players { move p.at by 4 steps forward via t where (t.kind == 1) == p.short } }''')
     assert (at(m, 0), at(m, 1)) == ("e", "e")  # a b c d e, and a b x d e
@@ -51,7 +43,7 @@ def test_the_route_may_read_the_mover(tmp_path):
 
 
 def test_a_fork_is_a_decision_of_the_chooser_with_ways_in_link_order(tmp_path):
-    m = run(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward by seat(1) as "way" }')
+    m = run_text(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward by seat(1) as "way" }')
     assert m.pending.seat == 1 and m.pending.name == "way"
     assert m.pending.labels == ["c", "x"]
     assert at(m) == "b" and m.w.players[0]["passed"] == 1  # the walk waits at the fork
@@ -60,17 +52,17 @@ def test_a_fork_is_a_decision_of_the_chooser_with_ways_in_link_order(tmp_path):
 
 
 def test_no_fork_no_decision_even_with_a_chooser(tmp_path):
-    m = run(tmp_path, RING + 'rule flow() { seat(0).at = c  move seat(0).at by 3 steps forward by seat(0) }')
+    m = run_text(tmp_path, RING + 'rule flow() { seat(0).at = c  move seat(0).at by 3 steps forward by seat(0) }')
     assert m.pending is None and at(m) == "a"
 
 
 def test_a_route_leaving_two_ways_then_asks_the_chooser(tmp_path):
-    m = run(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward via t where t != a by seat(0) }')
+    m = run_text(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward via t where t != a by seat(0) }')
     assert m.pending.name == "route" and m.pending.labels == ["c", "x"]
 
 
 def test_backward_follows_links_in_reverse(tmp_path):
-    m = run(tmp_path, RING + 'rule flow() { seat(0).at = d  move seat(0).at by 3 steps backward by seat(0) }')
+    m = run_text(tmp_path, RING + 'rule flow() { seat(0).at = d  move seat(0).at by 3 steps backward by seat(0) }')
     assert m.pending.labels == ["c", "x"]  # d is reached from c and from x
     m.choose("x")
     assert at(m) == "a"  # d <- x <- b <- a
@@ -82,7 +74,7 @@ board path() graph { space a space b space c  link a b  link b a  link b c  link
 player { at: path = a  passed: int = 0 }
 on pass path(s: path, p: player) { p.passed += 1 }
 rule flow() { move seat(0).at by 2 steps forward by seat(1) }'''
-    m = run(tmp_path, text)
+    m = run_text(tmp_path, text)
     assert m.pending is None and at(m) == "c" and m.w.players[0]["passed"] == 1  # at b the way back to a is not offered
 
 
@@ -93,7 +85,7 @@ player { at: path = a  passed: int = 0  landed: int = 0 }
 on pass path(s: path, p: player) { p.passed += 1 }
 on land path(s: path, p: player) { p.landed += 1 }
 rule flow() { move seat(0).at by 9 steps forward  move seat(1).at by 2 steps backward }'''
-    m = run(tmp_path, text)
+    m = run_text(tmp_path, text)
     p0, p1 = m.w.players
     assert (p0["at"], p0["passed"], p0["landed"]) == ("c", 1, 1)
     assert (p1["at"], p1["passed"], p1["landed"]) == ("a", 0, 1)  # no way back from a: lands where it is
@@ -101,18 +93,18 @@ rule flow() { move seat(0).at by 9 steps forward  move seat(1).at by 2 steps bac
 
 def test_a_route_that_keeps_no_way_is_R008(tmp_path):
     with pytest.raises(GameRuntimeError) as info:
-        run(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward via t where t == e }')
+        run_text(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward via t where t == e }')
     assert info.value.diagnostic.code == "R008" and "fits the route" in info.value.diagnostic.message
 
 
 def test_a_fork_the_route_leaves_open_with_no_chooser_is_R008(tmp_path):
     with pytest.raises(GameRuntimeError) as info:
-        run(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward via t where true }')
+        run_text(tmp_path, RING + 'rule flow() { move seat(0).at by 2 steps forward via t where true }')
     assert info.value.diagnostic.code == "R008" and "nobody to choose" in info.value.diagnostic.message
 
 
 def test_walking_changes_the_world_version_so_end_conditions_see_it(tmp_path):
-    m = run(tmp_path, RING + '''end when there "reached d": seat(0).at == d winner seat(0)
+    m = run_text(tmp_path, RING + '''end when there "reached d": seat(0).at == d winner seat(0)
 rule flow() { move seat(0).at by 3 steps forward via t where t.kind == 0
               loop { choose s from [1, 2] by seat(1) } }''')
     assert m.result is not None and m.result.reason == "reached d" and m.result.winners == [0]

@@ -6,12 +6,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from helpers import record_game
 from ruledsl.cli import main
 from ruledsl.errors import MAX_SHOWN, Diagnostic, RuleError, Span, printable
 from ruledsl.pipeline import load_game
 from ruledsl.replay import Divergence, replay
 from ruledsl.transcript import parse_lines
+from support import record_game
 
 
 def records_of(lines) -> list:

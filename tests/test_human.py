@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,7 @@ from click.testing import CliRunner
 
 from ruledsl.agents import changed_text, pick_option, render_view
 from ruledsl.cli import main
-
-ROOT = Path(__file__).parent.parent
+from support import ROOT
 
 
 @pytest.mark.parametrize("answer, index", [

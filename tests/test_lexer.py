@@ -13,8 +13,8 @@ from pygments.token import Error, Keyword, Name, String
 
 from ruledsl import shipped
 from ruledsl.lexer import RuledslLexer
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
 BLOCK = re.compile(r"^```game[^\n]*\n(.*?)^```", re.M | re.S)
 

@@ -5,26 +5,19 @@ import json
 import random
 import textwrap
 from collections import Counter
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import ruledsl.agents as agents_module
 from ruledsl.agents import AgentError, make_agent, parse_agent_spec
-from ruledsl.cli import main
 from ruledsl.mcts import BudgetError, MctsAgent, determinize, parse_budget
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
 from ruledsl.simulate import simulate_file
+from support import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 TIC_TAC_TOE = str(ROOT / "examples" / "tic_tac_toe.game")
 KUHN = str(ROOT / "examples" / "kuhn_poker.game")
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def test_budgets():
@@ -46,7 +39,7 @@ def test_budgets():
     ("0=human", "error: --agent ...=human: simulate and compare play without a terminal"),
 ])
 def test_bad_agents_are_told_without_a_traceback(spec, message):
-    result = run("simulate", TIC_TAC_TOE, "--games", "2", "--agent", spec)
+    result = run_cli("simulate", TIC_TAC_TOE, "--games", "2", "--agent", spec)
     assert result.exit_code == 1
     assert result.stderr.startswith(message), result.stderr
     assert "Traceback" not in result.output + result.stderr
@@ -137,13 +130,13 @@ def plugin(tmp_path, monkeypatch):
 
 
 def test_a_plug_in_class_plays(plugin):
-    result = run("play", TIC_TAC_TOE, "--agent", f"0={plugin}:Last", "--agent", f"1={plugin}:Last:b2")
+    result = run_cli("play", TIC_TAC_TOE, "--agent", f"0={plugin}:Last", "--agent", f"1={plugin}:Last:b2")
     assert result.exit_code == 0, result.output
     assert '[1] seat 0 chose "c3"' in result.output and '[2] seat 1 chose "b2"' in result.output
 
 
 def test_a_plug_in_that_fails_to_build_is_told(plugin):
-    result = run("play", TIC_TAC_TOE, "--agent", f"0={plugin}:broken")
+    result = run_cli("play", TIC_TAC_TOE, "--agent", f"0={plugin}:broken")
     assert result.exit_code == 1
     assert result.stderr == (f"error: agent '{plugin}:broken' could not be made for seat 0: "
                              "RuntimeError: no luck\n")
@@ -151,12 +144,12 @@ def test_a_plug_in_that_fails_to_build_is_told(plugin):
 
 def test_plug_ins_in_worker_processes_give_the_same_summary(plugin):
     args = ["simulate", TIC_TAC_TOE, "--games", "12", "--seed", "3", "--json", "--agent", f"1={plugin}:Last"]
-    one, two = run(*args), run(*args, "--jobs", "2")
+    one, two = run_cli(*args), run_cli(*args, "--jobs", "2")
     assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
     a, b = json.loads(one.output), json.loads(two.output)
     assert {k: v for k, v in a.items() if k not in ("seconds", "playouts_per_second")} == \
            {k: v for k, v in b.items() if k not in ("seconds", "playouts_per_second")}
-    random_only = json.loads(run("simulate", TIC_TAC_TOE, "--games", "12", "--seed", "3", "--json").output)
+    random_only = json.loads(run_cli("simulate", TIC_TAC_TOE, "--games", "12", "--seed", "3", "--json").output)
     assert random_only["wins"] != a["wins"] or random_only["steps_mean"] != a["steps_mean"]
 
 
@@ -181,11 +174,11 @@ def test_an_entry_point_names_an_agent(plugin, monkeypatch):
 
 
 def test_compare_takes_agents():
-    result = run("compare", TIC_TAC_TOE, TIC_TAC_TOE, "--games", "10", "--json", "--agent", "0=first")
+    result = run_cli("compare", TIC_TAC_TOE, TIC_TAC_TOE, "--games", "10", "--json", "--agent", "0=first")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["agents"] == ["0=first"]
-    text = run("compare", TIC_TAC_TOE, TIC_TAC_TOE, "--games", "10", "--agent", "0=first").output
+    text = run_cli("compare", TIC_TAC_TOE, TIC_TAC_TOE, "--games", "10", "--agent", "0=first").output
     assert "agents 0=first (others random)" in text
 
 

@@ -6,13 +6,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from pathlib import Path  # noqa: E402
-
 import numpy as np  # noqa: E402
 
 from ruledsl.openspiel import event_outcome, load_game  # noqa: E402
+from support import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GAMES = ROOT / "games"
 CLASSICS = ["tic_tac_toe", "kuhn_poker", "goofspiel", "pig"]

@@ -7,16 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ruledsl.cli import main
+from support import run_cli
 
 PIG = str(Path(__file__).resolve().parent.parent / "examples" / "pig.game")
 TIMING = ("seconds", "playouts_per_second")
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def untimed(output: str) -> dict:
@@ -26,8 +21,8 @@ def untimed(output: str) -> dict:
 def test_a_local_ray_gives_the_summary_of_one_process():
     pytest.importorskip("ray")
     args = ("simulate", PIG, "--games", "30", "--seed", "4", "--json", "--agent", "1=first")
-    one = run(*args)
-    on_ray = run(*args, "--backend", "ray", "--jobs", "2")
+    one = run_cli(*args)
+    on_ray = run_cli(*args, "--backend", "ray", "--jobs", "2")
     assert one.exit_code == 0 and on_ray.exit_code == 0, on_ray.output
     assert untimed(on_ray.stdout) == untimed(one.stdout)
     assert untimed(one.stdout)["games"] == 30
@@ -41,12 +36,12 @@ def test_without_ray_the_backend_is_refused_with_a_message(monkeypatch):
             raise ImportError("No module named 'ray'")
         return real_import(name, *args, **kwargs)
     monkeypatch.setattr(builtins, "__import__", no_ray)
-    result = run("simulate", PIG, "--games", "2", "--backend", "ray")
+    result = run_cli("simulate", PIG, "--games", "2", "--backend", "ray")
     assert result.exit_code == 1
     assert result.stderr == "error: --backend ray needs Ray: pip install 'ruledsl[distributed]'\n"
 
 
 def test_an_address_needs_the_ray_backend():
-    result = run("compare", PIG, PIG, "--games", "2", "--address", "auto")
+    result = run_cli("compare", PIG, PIG, "--games", "2", "--address", "auto")
     assert result.exit_code == 1
     assert result.stderr == "error: --address is for --backend ray\n"

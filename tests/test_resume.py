@@ -1,10 +1,8 @@
 """`ruledsl play --resume T`: an interrupted recorded game goes on from where it stopped."""
 from click.testing import CliRunner
 
-from helpers import GAMES
 from ruledsl.cli import main
-
-ROOT = GAMES.parent.parent.parent
+from support import GAMES, ROOT
 
 
 def test_a_game_cut_at_any_line_resumes_into_the_very_same_transcript(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from scenario import ROOT, play_with
+from support import ROOT, play_with
 
 EDITS = [  # (game, a transcript line the game must have, rule text, house-rule text)
     ("games/mafialand.game", '"decision":"bags to gamble","choice":"3"',

@@ -2,15 +2,7 @@
 import pytest
 
 from ruledsl.errors import GameRuntimeError
-from ruledsl.runtime import Machine
-from scenario import FixedChance
-
-
-def run(tmp_path, text, players=2, rolls=(), **kw):
-    from ruledsl.pipeline import load_game
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
-    return Machine(load_game(str(path)).program, players, FixedChance(rolls), **kw)
+from support import run_text
 
 
 TRACK = '''
@@ -22,19 +14,19 @@ on land lane(s: lane, p: player) { p.landed += 1 }
 
 
 def test_walking_runs_pass_triggers_for_each_space_passed_and_land_once(tmp_path):
-    m = run(tmp_path, TRACK + "rule flow() { move seat(0).at by 6 steps forward }")
+    m = run_text(tmp_path, TRACK + "rule flow() { move seat(0).at by 6 steps forward }")
     p = m.w.players[0]
     assert (p["at"], p["passed"], p["landed"]) == ("c", 5, 1)
 
 
 def test_walking_backward_wraps_around_a_loop(tmp_path):
-    m = run(tmp_path, TRACK + "rule flow() { move seat(0).at by 1 steps backward }")
+    m = run_text(tmp_path, TRACK + "rule flow() { move seat(0).at by 1 steps backward }")
     assert m.w.players[0]["at"] == "d"
 
 
 def test_walking_stops_at_the_end_of_a_line(tmp_path):
     text = TRACK.replace("loop", "line") + "rule flow() { move seat(0).at by 9 steps forward }"
-    p = run(tmp_path, text).w.players[0]
+    p = run_text(tmp_path, text).w.players[0]
     assert (p["at"], p["passed"], p["landed"]) == ("d", 2, 1)
 
 
@@ -45,33 +37,33 @@ player { at: map = north }
 rule flow() { choose s from neighbors(seat(0).at) by seat(0) as "go"  seat(0).at = s
               choose t from neighbors(hub) by seat(0) as "look" }
 '''
-    m = run(tmp_path, text)
+    m = run_text(tmp_path, text)
     assert m.pending.labels == ["hub"]
     m.choose("hub")
     assert m.pending.labels == ["north", "south"]
 
 
 def test_a_runaway_loop_ends_by_the_step_limit_not_forever(tmp_path):
-    m = run(tmp_path, "shared { n: int = 0 }\nrule flow() { loop { n += 1 } }", max_ops=5000)
+    m = run_text(tmp_path, "shared { n: int = 0 }\nrule flow() { loop { n += 1 } }", max_ops=5000)
     assert m.result.reason.startswith("step limit")
     assert not m.result.by_rule and m.result.winners == []
 
 
 def test_runaway_recursion_is_a_clear_runtime_error(tmp_path):
     with pytest.raises(GameRuntimeError) as info:
-        run(tmp_path, "rule again() { again() }\nrule flow() { again() }")
+        run_text(tmp_path, "rule again() { again() }\nrule flow() { again() }")
     assert info.value.diagnostic.code == "R004"
     assert info.value.diagnostic.span.line == 2
 
 
 def test_choosing_from_nothing_names_the_rule(tmp_path):
     with pytest.raises(GameRuntimeError) as info:
-        run(tmp_path, "rule flow() { choose p from [q in players where false] by seat(0) }")
+        run_text(tmp_path, "rule flow() { choose p from [q in players where false] by seat(0) }")
     assert info.value.diagnostic.code == "R007"
 
 
 def test_an_illegal_choice_is_refused_with_the_legal_ones(tmp_path):
-    m = run(tmp_path, "enum side { heads tails }\nrule flow() { choose s from side by seat(1) }")
+    m = run_text(tmp_path, "enum side { heads tails }\nrule flow() { choose s from side by seat(1) }")
     refusal = m.choose("edge")
     assert refusal.code == "R101" and refusal.legal == ["heads", "tails"]
     assert m.pending is not None and m.steps == 0
@@ -86,7 +78,7 @@ player { secret bid: int = 7 }
 rule setup() { for p in players { draw 2 from pile to hand[p] } }
 rule flow() { choose c from hand[seat(0)] by seat(0) }
 '''
-    m = run(tmp_path, text)
+    m = run_text(tmp_path, text)
     view = m.w.snapshot(0)
     assert view["zones"]["hand/seat 0"] == ["2", "1"]
     assert view["zones"]["hand/seat 1"] == {"count": 2}
@@ -100,7 +92,7 @@ player { points: int = 0 }
 rule flow() { loop { for p in players { p.points += 1 } } }
 end when enough "three points": any(p in players: p.points >= 3) winner first(p in players where p.points >= 3)
 '''
-    m = run(tmp_path, text)
+    m = run_text(tmp_path, text)
     assert m.result.reason == "three points" and m.result.winners == [0]
     assert [p["points"] for p in m.w.players] == [3, 2]
 
@@ -113,7 +105,7 @@ end when big "n reached 5": n >= 5
 
 
 def test_end_conditions_are_rechecked_after_every_rule_change(tmp_path):
-    m = run(tmp_path, ENDS)
+    m = run_text(tmp_path, ENDS)
     for _ in range(2):
         m.choose("2")
     assert m.result is None
@@ -122,7 +114,7 @@ def test_end_conditions_are_rechecked_after_every_rule_change(tmp_path):
 
 
 def test_a_direct_poke_is_seen_by_end_checks_once_the_world_is_touched(tmp_path):
-    m = run(tmp_path, ENDS)
+    m = run_text(tmp_path, ENDS)
     m.w.shared["n"] = 9
     assert not m.check_ends()  # unchanged version: the last (false) answer stands
     m.w.touch()
@@ -131,7 +123,7 @@ def test_a_direct_poke_is_seen_by_end_checks_once_the_world_is_touched(tmp_path)
 
 def test_a_machine_refuses_a_player_count_outside_the_games_range(tmp_path):
     with pytest.raises(ValueError, match="takes 2 to 4 players, not 5"):
-        run(tmp_path, "rule flow() { }", players=5)
+        run_text(tmp_path, "rule flow() { }", players=5)
 
 
 def test_break_leaves_the_innermost_loop_of_every_kind(tmp_path):
@@ -144,7 +136,7 @@ rule flow() {
   for i in 1..3 { for j in 1..3 { if j == 2 { break }  m += 10 } }
 }
 '''
-    m = run(tmp_path, text)
+    m = run_text(tmp_path, text)
     assert (m.w.shared["n"], m.w.shared["m"], m.w.shared["k"]) == (6, 32, 5)
     assert m.result.reason == "the flow of play ended"
 
@@ -154,7 +146,7 @@ def test_a_for_loop_left_by_break_can_run_again(tmp_path):
 shared { n: int = 0 }
 rule flow() { repeat 3 { for i in 1..5 { if i == 3 { break }  n += 1 } } }
 '''
-    assert run(tmp_path, text).w.shared["n"] == 6
+    assert run_text(tmp_path, text).w.shared["n"] == 6
 
 
 GEAR = '''
@@ -173,7 +165,7 @@ rule flow() {
 
 
 def test_a_zone_per_card_holds_what_lies_on_each_card(tmp_path):
-    m = run(tmp_path, GEAR)
+    m = run_text(tmp_path, GEAR)
     assert m.pending.labels == ["unit 1", "unit 2", "unit 2 #2"]  # equal units stay apart
     view = m.w.snapshot(0)["zones"]
     assert (view["gear/unit 1"], view["gear/unit 2"], view["gear/unit 2 #2"]) == (["+1"], ["+2"], ["+3"])

@@ -3,18 +3,16 @@ the suite writes or stores validates against it (conftest.py checks each written
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from helpers import record_game
 from ruledsl.cli import main
 from ruledsl.schema import TRANSCRIPT
 from ruledsl.transcript import REQUIRED, TranscriptWriter
+from support import ROOT, record_game
 
-ROOT = Path(__file__).resolve().parent.parent
 STORED = sorted((ROOT / "tests").rglob("*.jsonl"))
 VALIDATOR = jsonschema.Draft202012Validator(TRANSCRIPT)
 

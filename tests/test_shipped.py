@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from ruledsl import shipped
-from ruledsl.cli import main
 from ruledsl.errors import RuleError
 from ruledsl.load import load
 from ruledsl.pipeline import load_game
 from ruledsl.replay import recorded_game, replay
 from ruledsl.runtime import Machine, RandomChance
 from ruledsl.transcript import TranscriptWriter, parse_lines
+from support import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 VARIANT = '# a house rule of a shipped game, kept outside any checkout\nextends "ruledsl:{name}"\n\noverride const {const}\n'
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def test_every_game_file_of_the_repo_ships_under_its_name():
@@ -38,36 +31,36 @@ def test_every_game_file_of_the_repo_ships_under_its_name():
 
 
 def test_list_shows_name_title_and_players():
-    result = run("list")
+    result = run_cli("list")
     assert result.exit_code == 0, result.output
     rows = {line.split()[0]: line for line in result.stdout.splitlines()}
     assert "2..4" in rows["mafialand"] and "Mafialand" in rows["mafialand"]
     assert rows["tic_tac_toe"].split()[1] == "2" and "Tic-tac-toe" in rows["tic_tac_toe"]
-    listed = json.loads(run("list", "--json").stdout)
+    listed = json.loads(run_cli("list", "--json").stdout)
     assert [r["name"] for r in listed] == [name for name, _ in shipped.names()]
 
 
 def test_commands_take_a_shipped_name_from_any_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = run("check", "tic_tac_toe", "mafia_dollar/hideout_gifts", "ruledsl:mafialand")
+    result = run_cli("check", "tic_tac_toe", "mafia_dollar/hideout_gifts", "ruledsl:mafialand")
     assert result.exit_code == 0, result.output
-    play = run("play", "mafialand", "--players", "3", "--record", "t.jsonl")
+    play = run_cli("play", "mafialand", "--players", "3", "--record", "t.jsonl")
     assert play.exit_code == 0, play.output
     header = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
     assert header["game"] == shipped.path_of("mafialand")
-    assert run("replay", "t.jsonl").exit_code == 0
+    assert run_cli("replay", "t.jsonl").exit_code == 0
 
 
 def test_a_name_wins_over_a_folder_of_that_name(monkeypatch):
     monkeypatch.chdir(ROOT / "games")  # holds the folder mafialand/ beside mafialand.game
-    assert run("check", "mafialand").exit_code == 0
+    assert run_cli("check", "mafialand").exit_code == 0
     assert shipped.resolve("mafialand") == shipped.path_of("mafialand")
 
 
 @pytest.mark.parametrize("name", ["nothere", "../games/mafialand", "/etc/passwd", "games/../x"])
 def test_an_unknown_name_is_one_clear_error(tmp_path, monkeypatch, name):
     monkeypatch.chdir(tmp_path)
-    result = run("check", name)
+    result = run_cli("check", name)
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert result.stderr.startswith(f"error: {name}: ") or result.stderr.startswith(f"{name}:")
@@ -77,7 +70,7 @@ def test_a_variant_outside_the_repo_extends_a_shipped_game_by_name(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     variant = tmp_path / "house.game"
     variant.write_text(VARIANT.format(name="mafialand", const="BAGS_EACH = 12"))
-    result = run("check", str(variant))
+    result = run_cli("check", str(variant))
     assert result.exit_code == 0, result.output
     loaded = load(str(variant))
     assert loaded.chain == [shipped.path_of("mafialand"), str(variant)]

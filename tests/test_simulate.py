@@ -8,19 +8,12 @@ import json
 import subprocess
 import sys
 
-from click.testing import CliRunner
-
-from helpers import GAMES
-from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.simulate import BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, terminal_progress
+from support import GAMES, run_cli
 
 FRAGILE = "fragile_dice.game"  # a roll of double six indexes past a list: some seeds fail
 TIMING = ("seconds", "playouts_per_second")
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def run_process(*args):
@@ -30,7 +23,7 @@ def run_process(*args):
 
 
 def test_errors_give_exit_code_1_after_the_json(games_dir):
-    result = run("simulate", FRAGILE, "--games", 60, "--seed", 3, "--json")
+    result = run_cli("simulate", FRAGILE, "--games", 60, "--seed", 3, "--json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert 0 < data["errors"] < 60 and data["errors_not_listed"] == 0
@@ -45,11 +38,11 @@ def test_errors_give_exit_code_1_after_the_json(games_dir):
 
 
 def test_the_listed_seeds_are_exactly_the_games_that_fail_under_play(games_dir):
-    data = json.loads(run("simulate", FRAGILE, "--games", 40, "--seed", 3, "--json").stdout)
+    data = json.loads(run_cli("simulate", FRAGILE, "--games", 40, "--seed", 3, "--json").stdout)
     listed = {error["seed"] for error in data["error_list"]}
     assert listed
     for seed in range(3, 43):
-        played = run("play", FRAGILE, "--players", 2, "--seed", seed)
+        played = run_cli("play", FRAGILE, "--players", 2, "--seed", seed)
         if seed in listed:
             assert played.exit_code == 1, seed
             assert played.stderr.startswith("fragile_dice.game:14:23: runtime error: index 10 is outside 0..9 [R002]")
@@ -58,9 +51,9 @@ def test_the_listed_seeds_are_exactly_the_games_that_fail_under_play(games_dir):
 
 
 def test_text_mode_lists_every_failed_game_on_stderr(games_dir):
-    result = run("simulate", FRAGILE, "--games", 60, "--seed", 3)
+    result = run_cli("simulate", FRAGILE, "--games", 60, "--seed", 3)
     assert result.exit_code == 1
-    as_json = json.loads(run("simulate", FRAGILE, "--games", 60, "--seed", 3, "--json").stdout)
+    as_json = json.loads(run_cli("simulate", FRAGILE, "--games", 60, "--seed", 3, "--json").stdout)
     assert f"games: 60 (errors: {as_json['errors']})" in result.stdout
     lines = result.stderr.splitlines()
     assert lines[:-1] == [f"game with seed {e['seed']}: fragile_dice.game:14:23: runtime error: "
@@ -69,7 +62,7 @@ def test_text_mode_lists_every_failed_game_on_stderr(games_dir):
 
 
 def test_a_clean_game_exits_0(games_dir):
-    result = run("simulate", "dice_race.game", "--players", 3, "--games", 30)
+    result = run_cli("simulate", "dice_race.game", "--players", 3, "--games", 30)
     assert result.exit_code == 0 and result.stderr == ""
     assert "games: 30 (errors: 0)" in result.stdout
 
@@ -86,8 +79,8 @@ def test_exit_codes_of_a_real_process():
 
 
 def test_errors_come_back_from_worker_processes_intact(games_dir):
-    one = json.loads(run("simulate", FRAGILE, "-g", 90, "-s", 1, "--json").stdout)
-    two = json.loads(run("simulate", FRAGILE, "-g", 90, "-s", 1, "--json", "--jobs", 2).stdout)
+    one = json.loads(run_cli("simulate", FRAGILE, "-g", 90, "-s", 1, "--json").stdout)
+    two = json.loads(run_cli("simulate", FRAGILE, "-g", 90, "-s", 1, "--json", "--jobs", 2).stdout)
     assert one["errors"] > 0
     assert {k: v for k, v in two.items() if k not in TIMING} == {k: v for k, v in one.items() if k not in TIMING}
 
@@ -95,14 +88,14 @@ def test_errors_come_back_from_worker_processes_intact(games_dir):
 def test_the_error_list_is_capped_and_the_rest_counted(games_dir):
     """divide.game fails whenever seat 0 picks 0: about a third of 400 games."""
     for jobs in (1, 2):
-        result = run("simulate", "divide.game", "--games", 400, "--json", "--jobs", jobs)
+        result = run_cli("simulate", "divide.game", "--games", 400, "--json", "--jobs", jobs)
         data = json.loads(result.stdout)
         assert result.exit_code == 1 and data["errors"] > MAX_ERRORS_LISTED
         assert len(data["error_list"]) == MAX_ERRORS_LISTED
         assert data["errors_not_listed"] == data["errors"] - MAX_ERRORS_LISTED
         seeds = [e["seed"] for e in data["error_list"]]
         assert seeds == sorted(seeds)  # the first ones by seed, however the games were spread
-    text = run("simulate", "divide.game", "--games", 400)
+    text = run_cli("simulate", "divide.game", "--games", 400)
     lines = text.stderr.splitlines()
     assert len(lines) == MAX_ERRORS_LISTED + 2
     assert lines[-2] == f"... and {data['errors_not_listed']} more failed games"

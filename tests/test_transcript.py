@@ -6,16 +6,12 @@ import re
 
 import pytest
 
-from helpers import record_game
 from ruledsl import __version__
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
 from ruledsl.replay import Divergence, ReplayChance, ReplayError, replay
 from ruledsl.transcript import TranscriptError, TranscriptWriter, parse_lines, read_transcript
-
-
-def records_of(text: str) -> list:
-    return parse_lines(text.split("\n"))
+from support import edit, record_game, records_of
 
 
 # ---------------------------------------------------------------- writing
@@ -224,14 +220,6 @@ def test_replay_as_seat_seals_other_seats_secret_choices(games_dir):
     assert f'"{choice_1}"' not in first_two[0]
     everyone = replay(load_game("secret_bid.game"), records).lines
     assert f'[1] seat 0 chose "{choice_1}" for bid (secret)' in everyone
-
-
-def edit(path: str, old: str, new: str):
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    assert old in text
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text.replace(old, new))
 
 
 def test_divergence_when_an_edited_rule_changes_the_state(game_copy):

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import GAMES, record_game
 
 from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.view import board_drawings, changes
 from ruledsl.view_layout import grid_coords
+from support import GAMES, ROOT, record_game
 
-ROOT = Path(__file__).parent.parent
 ARTIFACTS = Path(__file__).parent / "artifacts"
 DATA_BLOCK = re.compile(r'<script type="application/json" id="view-data">(.*?)</script>', re.S)
 

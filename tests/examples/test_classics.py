@@ -5,7 +5,7 @@ from a queue, so every hand and prize below is known in advance.
 """
 import pytest
 
-from scenario import drive, labels, start
+from support import drive, labels, start
 
 TTT = "examples/tic_tac_toe.game"
 KUHN = "examples/kuhn_poker.game"

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
-from scenario import ROOT
+from support import ROOT
 
 GAME = load_game(str(ROOT / "games/bada_bing.game"))
 RULE_ENDS = {"last Boss standing", "declared the Boss of Bosses"}

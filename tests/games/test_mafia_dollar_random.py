@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from scenario import ROOT, random_playout
+from support import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/mafia_dollar.game"))
 MAX_DECISIONS = 20_000

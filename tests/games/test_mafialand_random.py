@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from scenario import ROOT, random_playout
+from support import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/mafialand.game"))
 WILD = load_game(str(ROOT / "games/mafialand/wild_cards.game"))

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from scenario import ROOT, random_playout
+from support import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/road_to_infamy.game"))
 MAX_DECISIONS = 5_000

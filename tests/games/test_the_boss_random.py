@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl.pipeline import load_game
-from scenario import ROOT, random_playout
+from support import ROOT, random_playout
 
 GAME = load_game(str(ROOT / "games/the_boss.game"))
 RULE_ENDS = {"the third matching police badge ended the game", "the game ended after overtime"}

@@ -1,0 +1,176 @@
+"""The one support module of the tests: paths, game text runners, scenario helpers.
+
+Fixtures (games_dir, game_copy, the transcript schema check) live in conftest.py, which
+puts this folder on sys.path, so tests write `from support import ...`.
+
+Paths
+    ROOT          the repository root (games/, examples/ below it)
+    GAMES         tests/fixtures/games, the small games written for the tests
+Running things
+    run_cli       `ruledsl ARGS...` through click's CliRunner (in process); returns the Result
+    run_text      a Machine on a game written inline: `game "T" players 2..4` + text, fixed chance
+    record_game   plays like `ruledsl play --record`, in process; returns (machine, transcript)
+    play_recorded / play_with   `ruledsl play --record` with random agents, from ROOT
+    random_playout  a seeded game with random choices, stopped after N decisions
+Scenarios (a game driven decision by decision)
+    FixedChance   dice from a queue, shuffles that keep the listed order
+    start, drive  a Machine on a repository game; decisions checked by name and label
+    card, labels, give   card ids, zone contents, putting cards in a hand
+Transcripts
+    records_of    transcript text -> records
+    edit          replaces text in a game file (the text must be there)
+
+A test that changes `m.w` by hand (not through `World.put`) should call `m.w.touch()`
+afterwards if an end condition may now hold: the Machine skips end checks while the
+World's version is unchanged.
+"""
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ruledsl.agents import ask_agent, make_agent
+from ruledsl.cli import main
+from ruledsl.pipeline import load_game
+from ruledsl.runtime import Machine, RandomChance
+from ruledsl.transcript import TranscriptWriter, parse_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = Path(__file__).parent / "fixtures" / "games"
+
+
+# ---------------------------------------------------------------- running things
+def run_cli(*args, input=None):
+    """`ruledsl ARGS...` in process (click's CliRunner); arguments may be paths or numbers."""
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def run_text(tmp_path, text: str, players: int = 2, rolls=(), **kw) -> Machine:
+    """A Machine on `game "T" players 2..4` followed by `text` (written to tmp_path/t.game),
+    with FixedChance(rolls); `kw` goes to Machine (e.g. listener)."""
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    return Machine(load_game(str(path)).program, players, FixedChance(rolls), **kw)
+
+
+def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None):
+    """Plays a game like `ruledsl play --record` does; returns (machine, transcript text).
+
+    `scripts` maps seats of kind "scripted" to their labels; `max_steps` stops the game
+    after that many decisions, as `--max-steps` does.
+    """
+    game = load_game(path)
+    kinds = kinds or ["random"] * players
+    scripts = scripts or {}
+    agents = [make_agent(kind, seat, seed, scripts.get(seat)) for seat, kind in enumerate(kinds)]
+    out = io.StringIO()
+    writer = TranscriptWriter(out)
+    writer.header(game, players, seed, kinds)
+    machine = Machine(game.program, players, RandomChance(seed), listener=writer)
+    while machine.pending is not None:
+        if max_steps is not None and machine.steps >= max_steps:
+            machine.stop_at_limit(f"step limit: {max_steps} decisions")
+            break
+        index = ask_agent(agents[machine.pending.seat], machine)
+        writer.decision(machine, machine.pending.labels[index])
+    writer.result(machine)
+    return machine, out.getvalue()
+
+
+def play_with(tmp_path, monkeypatch, game_path: str, players: int, want: str, seeds=range(1, 80), max_steps=None):
+    """The first seeded game whose transcript contains `want`: (narration, transcript, seed).
+
+    Tests look for a game with the property they need, not at one seed's outcome,
+    so they survive a change of the random streams."""
+    for seed in seeds:
+        narration, transcript = play_recorded(tmp_path, monkeypatch, game_path, players, seed, max_steps)
+        if want in transcript:
+            return narration, transcript, seed
+    raise AssertionError(f"no seed of {seeds} gives a {game_path} game with {want!r}")
+
+
+def play_recorded(tmp_path, monkeypatch, game_path: str, players: int, seed: int, max_steps=None):
+    """`ruledsl play` with random agents from the repository root; returns (narration, transcript)."""
+    monkeypatch.chdir(ROOT)
+    record = tmp_path / "game.jsonl"
+    args = ["play", game_path, "--players", str(players), "--seed", str(seed), "--record", str(record)]
+    if max_steps:
+        args += ["--max-steps", str(max_steps)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result.output, record.read_text()
+
+
+def random_playout(program, players: int, seed: int, max_decisions: int, each_step=None) -> Machine:
+    """A seeded game with uniformly random choices (seeded too), stopped after
+    max_decisions if it hasn't ended; `each_step(m)` runs before every choice."""
+    m = Machine(program, players, RandomChance(seed))
+    rng = random.Random(seed)
+    while m.result is None and m.steps < max_decisions:
+        if each_step is not None:
+            each_step(m)
+        m.choose_index(rng.randrange(len(m.pending.labels)))
+    return m
+
+
+# ---------------------------------------------------------------- scenarios
+class FixedChance:
+    """Dice come from a queue (then 1s); shuffles keep the order cards were listed in."""
+
+    def __init__(self, rolls=()):
+        self.rolls = list(rolls)
+
+    def roll(self, count, sides, what):
+        out = [self.rolls.pop(0) if self.rolls else 1 for _ in range(count)]
+        return out
+
+    def shuffle(self, cards, what):
+        return list(cards)
+
+
+def start(game_path: str, players: int, rolls=()) -> Machine:
+    """A Machine on a game of the repository (path relative to ROOT) with FixedChance(rolls)."""
+    game = load_game(str(ROOT / game_path))
+    return Machine(game.program, players, FixedChance(rolls))
+
+
+def drive(m: Machine, *steps):
+    """Each step is (decision name, label); both must match what the game asks."""
+    for name, label in steps:
+        assert m.pending is not None, f"game over ({m.result and m.result.reason}) before {name!r}"
+        assert m.pending.name == name, f"asked {m.pending.name!r} {m.pending.labels}, expected {name!r}"
+        refusal = m.choose(label)
+        assert refusal is None, f"{refusal.message}; legal: {refusal.legal}"
+
+
+def card(m: Machine, label: str) -> int:
+    """The id of the first card with this label."""
+    return next(c.id for c in m.program.cards if c.label == label)
+
+
+def labels(m: Machine, zone, key=None) -> list:
+    """The labels of the cards in a zone, in order."""
+    return [m.program.cards[c].label for c in m.w.zones[(zone, key)]]
+
+
+def give(m: Machine, seat: int, *card_labels):
+    """Puts named cards on top of a seat's hand, wherever they were."""
+    for lab in card_labels:
+        m.w.put(card(m, lab), ("hand", seat))
+
+
+# ---------------------------------------------------------------- transcripts and game files
+def records_of(text: str) -> list:
+    """The records of a transcript's text."""
+    return parse_lines(text.split("\n"))
+
+
+def edit(path, old: str, new: str):
+    """Replaces `old` by `new` in a file (a game under test); `old` must be there."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")

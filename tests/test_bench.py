@@ -1,15 +1,29 @@
-"""The benchmark script keeps working (it reports speed; nothing here asserts a time)."""
+"""The benchmark script keeps working (it reports speed; nothing here asserts a time), and
+the hand-written baselines it races ruledsl against (benchmarks/handwritten/) play
+deterministically and are held to ruledsl's distributions by a check that can fail."""
 import importlib.util
+import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("bench", ROOT / "benchmarks" / "bench.py")
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)  # also puts benchmarks/ on sys.path, for `handwritten`
+
+from handwritten import mafialand, the_boss, tic_tac_toe  # noqa: E402
+
+REASONS = {tic_tac_toe: {tic_tac_toe.WIN, tic_tac_toe.DRAW}, mafialand: {mafialand.LOCKED, mafialand.LAST},
+           the_boss: {the_boss.BADGES, the_boss.OVERTIME}}
 
 
 def test_bench_runs_a_short_measurement_and_reports_outcomes():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--seconds", "0.05",
-                          "--games", "60", "--only", "tic_tac_toe", "--no-games"],
+                          "--games", "60", "--hw-games", "300", "--only", "tic_tac_toe", "--no-games"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -19,3 +33,86 @@ def test_bench_runs_a_short_measurement_and_reports_outcomes():
         assert any("ruledsl/OpenSpiel Python" in line and "outcomes agree" in line for line in lines)
     else:
         assert "open_spiel is not installed" in out.stdout
+    section = lines[lines.index("tic_tac_toe, 2 players: ruledsl against hand-written Python"):]
+    assert any(line.strip().startswith("hand-written") and "playouts/s" in line for line in section)
+    assert [what for what in ("game length", "end reasons", "winners") if any(what in line for line in section)] \
+        == ["game length", "end reasons", "winners"]
+    assert any("ruledsl/hand-written = " in line or "no speed ratio quoted" in line for line in section)
+
+
+@pytest.mark.parametrize("module,players", [(tic_tac_toe, 2), (mafialand, 2), (mafialand, 3), (mafialand, 4),
+                                            (the_boss, 2), (the_boss, 3), (the_boss, 4)])
+def test_handwritten_games_are_deterministic_per_seed(module, players):
+    games = [module.play(players, random.Random(seed)) for seed in range(6)]
+    assert games == [module.play(players, random.Random(seed)) for seed in range(6)]
+    assert len(set(games)) > 1  # the seed matters
+    for length, reason, winners in games:
+        assert length > 0 and reason in REASONS[module]
+        assert winners and set(winners) <= set(range(players))
+
+
+def sample(play, games: int, seed: str) -> Counter:
+    rng = random.Random(seed)
+    return Counter(play(rng) for _ in range(games))
+
+
+def handwritten(module, players, **kwargs):
+    def play(rng):
+        steps, reason, winners = module.play(players, rng, **kwargs)
+        return steps, reason, bench.outcome_of([1 if s in winners else 0 for s in range(players)])
+    return play
+
+
+def verdicts(a: Counter, b: Counter) -> dict:
+    return {what: ok for what, _, ok in bench.distributions_agree(a, b)}
+
+
+@pytest.fixture(scope="module")
+def ruledsl_tic_tac_toe():
+    program = bench.load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
+    return sample(lambda rng: bench.ruledsl_game(program, 2, rng), 2000, "ruledsl")
+
+
+def test_handwritten_tic_tac_toe_agrees_with_ruledsl(ruledsl_tic_tac_toe):
+    ours = sample(handwritten(tic_tac_toe, 2), 4000, "hand-written")
+    assert verdicts(ruledsl_tic_tac_toe, ours) == {"game length": True, "end reasons": True, "winners": True}
+
+
+def test_a_tic_tac_toe_without_diagonal_wins_is_caught(ruledsl_tic_tac_toe):
+    rows_and_columns = [[line for line in lines if line not in ((0, 4, 8), (2, 4, 6))]
+                        for lines in tic_tac_toe.LINES_THROUGH]
+    broken = sample(handwritten(tic_tac_toe, 2, lines_through=rows_and_columns), 4000, "hand-written")
+    found = verdicts(ruledsl_tic_tac_toe, broken)
+    assert not found["game length"] and not found["end reasons"] and not found["winners"]
+
+
+class OutWithoutLooseBags(mafialand.Mafialand):
+    """ML-11 misread: a player is out once their loose bags are gone, though their bags
+    still hold down houses (those houses are emptied)."""
+
+    def knock_out_broke_players(self):
+        own = self.owner
+        for q in range(self.n):
+            if self.alive[q] and self.stash[q] == 0:
+                self.alive[q] = False
+                for h in range(16):
+                    if own[h] == q:
+                        own[h] = -1
+                self.dirty = True
+
+
+def test_a_broken_mafialand_rule_is_caught():
+    right = sample(handwritten(mafialand, 3), 200, "right")
+    again = sample(handwritten(mafialand, 3), 200, "again")
+    broken_module = type("broken", (), {"play": staticmethod(lambda n, rng: OutWithoutLooseBags(n, rng).play())})
+    broken = sample(handwritten(broken_module, 3), 200, "broken")
+    assert all(verdicts(right, again).values())
+    assert not verdicts(right, broken)["end reasons"]  # far more games end by elimination
+
+
+def test_distribution_check_pools_rare_categories_and_sees_a_shift():
+    a = Counter({(5, "x", (1, -1)): 500, (6, "y", (-1, 1)): 500, (9, "rare", (0, 0)): 2})
+    assert bench.chi_square(Counter(bench.samples(a, 1)), Counter(bench.samples(a, 1)))[1] == 1  # "rare" pooled
+    assert all(verdicts(a, a).values())
+    shifted = Counter({(length + 1, reason, outcome): n for (length, reason, outcome), n in a.items()})
+    assert verdicts(a, shifted) == {"game length": False, "end reasons": True, "winners": True}

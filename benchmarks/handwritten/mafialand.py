@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import random
 
-HAND_SIZE = 6
+HAND_SIZE = 6  # the game file's knobs, with their values there
 BAGS_EACH = 18
 BAGS_IN_BOX = 80
+MAX_GAMBLE = 3
+LOCK_CHARGE = 1
+SECTORS_TO_WIN = 3
 SPACES = 40
 LOCKED = "locked down three sectors"
 LAST = "eliminated every opponent"
@@ -81,7 +84,7 @@ class Mafialand:
             if o >= 0 and own[h + 1] == o and own[h + 2] == o and own[h + 3] == o:
                 locks[o] += 1
         for p in range(self.n):
-            if alive[p] and locks[p] >= 3:
+            if alive[p] and locks[p] >= SECTORS_TO_WIN:
                 raise GameOver(LOCKED, p)
         if alive.count(True) == 1:
             raise GameOver(LAST, alive.index(True))
@@ -123,7 +126,7 @@ class Mafialand:
 
     # ---------------------------------------------------------- a turn
     def turn(self, p: int):
-        """rule turn and rule arrive: roll 2d6, choose a direction, move, act on the space."""
+        """rule play_turn and rule arrive: roll 2d6, choose a direction, move, act on the space."""
         randint = self.rng.randint
         pips = randint(1, 6) + randint(1, 6)
         at = (self.at[p] + (pips if self.ask(2) == 0 else -pips)) % SPACES  # forward, backward
@@ -148,9 +151,11 @@ class Mafialand:
         b = 4 * z
         o = own[b]
         if o >= 0 and own[b + 1] == o and own[b + 2] == o and own[b + 3] == o:
-            if o != p:  # ML-09: the lock holder charges one bag
-                self.pay_one_bag(p)
-                stash[o] += 1
+            if o != p:  # ML-09: the lock holder charges one bag (LOCK_CHARGE), while p has any
+                for _ in range(LOCK_CHARGE):
+                    if stash[p] > 0 or p in own:
+                        self.pay_one_bag(p)
+                        stash[o] += 1
             return
         empty = [h for h in range(b, b + 4) if own[h] < 0]
         if all(own[h] < 0 or own[h] == p for h in range(b, b + 4)):
@@ -255,7 +260,7 @@ class Mafialand:
         stash = self.stash
         if stash[p] == 0:
             return
-        bet = 1 + self.ask(min(3, stash[p]))  # "bags to gamble": 1..min(3, p.stash)
+        bet = 1 + self.ask(min(MAX_GAMBLE, stash[p]))  # "bags to gamble": 1..min(MAX_GAMBLE, p.stash)
         card = self.play_card(p)  # "casino card"
         dealer = self.casino[z]
         if card > dealer:  # a tie goes to the house

@@ -22,7 +22,10 @@ import random
 
 BIG_EACH = 6  # 7 big cubes, one of them the score marker (ASSUMPTION in the game file)
 SMALL_EACH = 3
-MAX_OVERTIME = 3
+MAX_OVERTIME = 3  # the game file's knobs, with their values there
+CHICAGO_START = 1
+BADGES_TO_END = 3
+CHICAGO_DIVISOR = 2
 CINCINNATI, CHICAGO = 4, 7
 BAGS, REVOLVER, PRISON, HOSPITAL, BANISHED = range(5)
 POLICE = [(1, 0), (1, 0), (0, 1), (0, 1), (1, 1)]  # (blue, red) badges
@@ -65,7 +68,7 @@ class TheBoss:
         self.locals = [b for b in range(7) if b + 1 in numbers]  # in numerical order: rank(b) is the index
         self.bosses = self.locals + [CHICAGO]  # the bosses in play, in board order
         self.dealer = 0
-        self.chicago_pos = 1
+        self.chicago_pos = CHICAGO_START
         self.last_round = False
         self.hands: list = []
         self.reward: list = [None] * 7
@@ -134,7 +137,7 @@ class TheBoss:
         blue, red = self.police.pop()
         self.blue += blue
         self.red += red
-        if self.blue >= 3 or self.red >= 3:
+        if self.blue >= BADGES_TO_END or self.red >= BADGES_TO_END:
             self.last_round = True
 
     # ---------------------------------------------------------- a turn
@@ -195,7 +198,7 @@ class TheBoss:
             self.resolve(b)
         h = self.holder(CHICAGO)
         if h >= 0:
-            take = sum(self.shown[b] for b in self.locals[:self.chicago_pos]) // 2
+            take = sum(self.shown[b] for b in self.locals[:self.chicago_pos]) // CHICAGO_DIVISOR
             self.points[h] += take
             self.round_points[h] += take
         for b in range(8):  # rule cleanup: big cubes go back, small ones leave the game

@@ -250,6 +250,29 @@ def test_bb07_no_policy_without_a_free_soldier():
     assert "buy a protection policy" not in m.pending.labels
 
 
+def test_bb07_a_business_bought_this_turn_can_be_protected_after_the_move():
+    m = begin(2, rolls=[1, 1])
+    roll(m)
+    drive(m, ("uncontrolled business", "buy at the Street Price"))
+    assert m.pending.seat == 0 and m.pending.name == "buy a protection policy"
+    drive(m, ("buy a protection policy", "buy a protection policy"), ("business to protect", "shoe_shine"))
+    p = pl(m, 0)
+    assert sq(m, "shoe_shine")["policy"] and (p["soldiers"], p["posted"]) == (4, 1)
+    assert p["money"] == 310 - 8 - 4 and m.w.shared["stash_money"] == 20 + 2 + 2
+    assert m.pending.seat == 1 and m.pending.name == "turn"   # nothing else to protect
+
+
+def test_bb07_after_the_move_the_boss_may_decline_and_is_asked_only_when_a_policy_is_possible():
+    m = begin(2, rolls=[1, 1, 2, 2])
+    roll(m)
+    drive(m, ("uncontrolled business", "buy at the Street Price"), ("buy a protection policy", "pass"))
+    assert m.pending.seat == 1 and not sq(m, "shoe_shine")["policy"]
+    pl(m, 1)["soldiers"], pl(m, 1)["posted"] = 0, 1   # no free Soldier: not asked
+    drive(m, ("turn", "roll the dice"), ("uncontrolled business", "buy at the Street Price"))
+    assert sq(m, "candy_store")["owner"] == 1
+    assert m.pending.seat == 0 and m.pending.name == "turn"
+
+
 # ---------------------------------------------------------------- BB-08
 def test_bb08_selling_a_business_ends_the_policy_returns_the_soldier_moves_the_title():
     m = begin(2)

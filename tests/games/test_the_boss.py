@@ -9,8 +9,11 @@ is dealt one at a time from the seat after the dealer. With two players and boss
 seat 0 holds Detroit 1, Detroit 3, Kansas City 2, Kansas City 4, Memphis 3 and
 seat 1 Detroit 2, Detroit 4, Kansas City 3, Memphis 2, Memphis 4.
 """
-from ruledsl.runtime import Refusal
-from scenario import card, drive, labels, start
+import os
+
+from ruledsl.pipeline import load_game
+from ruledsl.runtime import Machine, Refusal
+from scenario import ROOT, FixedChance, card, drive, labels, start
 
 GAME = "games/the_boss.game"
 LINEUP = {2: "2 players: bosses 346", 3: "3 players: bosses 13456", 4: "4 players: bosses 1234567"}
@@ -299,6 +302,21 @@ def test_tb05_with_the_deck_in_listed_order_the_game_lasts_five_rounds():
     assert m.result is None and labels(m, "police_up") == ["red badge", "red badge", "blue badge", "blue badge"]
     finish_round(m)
     assert m.result is not None and m.w.shared["round"] == 5
+
+
+def test_tb05_tb09_knobs_a_house_rule_can_override(tmp_path):
+    """BADGES_TO_END is a constant a variant overrides: with two matching badges the
+    second blue badge (round 2) makes the last round."""
+    path = tmp_path / "house.game"
+    path.write_text(f'extends "{os.path.relpath(ROOT / GAME, tmp_path)}"\noverride const BADGES_TO_END = 2\n')
+    m = Machine(load_game(str(path)).program, 2, FixedChance())
+    drive(m, ("boss cards", LINEUP[2]))
+    m.w.players[0]["points"] = 1  # no tie for the lead, so no overtime
+    finish_round(m)
+    assert m.result is None
+    finish_round(m)
+    assert m.result is not None and m.w.shared["round"] == 2
+    assert labels(m, "police_up") == ["blue badge", "blue badge"]
 
 
 # ---------------------------------------------------------------- TB-06

@@ -8,6 +8,7 @@ Paths
     GAMES         tests/fixtures/games, the small games written for the tests
 Running things
     run_cli       `ruledsl ARGS...` through click's CliRunner (in process); returns the Result
+    run_process   `python -m ruledsl ARGS...` in a real process (exit codes, no traceback)
     run_text      a Machine on a game written inline: `game "T" players 2..4` + text, fixed chance
     record_game   plays like `ruledsl play --record`, in process; returns (machine, transcript)
     play_recorded / play_with   `ruledsl play --record` with random agents, from ROOT
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import io
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -46,6 +49,12 @@ GAMES = Path(__file__).parent / "fixtures" / "games"
 def run_cli(*args, input=None):
     """`ruledsl ARGS...` in process (click's CliRunner); arguments may be paths or numbers."""
     return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def run_process(*args, cwd=GAMES) -> subprocess.CompletedProcess:
+    """`python -m ruledsl ARGS...` in a real process, from the fixture games folder by default."""
+    return subprocess.run([sys.executable, "-m", "ruledsl", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
 
 
 def run_text(tmp_path, text: str, players: int = 2, rolls=(), **kw) -> Machine:

@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +10,7 @@ from hypothesis import strategies as st
 from ruledsl import __version__
 from ruledsl.cli import check_one
 from ruledsl.transcript import read_transcript
-from support import GAMES, record_game, run_cli
+from support import record_game, run_cli, run_process
 
 
 def test_version():
@@ -61,8 +59,7 @@ def test_check_bad_inputs_get_messages_not_tracebacks(tmp_path, name, content, e
 
 
 def test_python_m_ruledsl_check_on_a_broken_file_exits_1_without_traceback():
-    proc = subprocess.run([sys.executable, "-m", "ruledsl", "check", "broken_syntax.game"],
-                          cwd=GAMES, capture_output=True, text=True, timeout=60)
+    proc = run_process("check", "broken_syntax.game")
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr + proc.stdout
     assert proc.stderr.splitlines()[0] == (

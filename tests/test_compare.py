@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import warnings
 
 import pytest
@@ -12,7 +10,7 @@ import pytest
 from ruledsl.compare import ALPHA, Metric, compare_files, holm, rate_metric, reasons_metric, sample_metric
 from ruledsl.pipeline import load_game
 from ruledsl.simulate import GameRecord
-from support import GAMES, ROOT, run_cli
+from support import GAMES, ROOT, run_cli, run_process
 
 MAFIALAND = str(ROOT / "games" / "mafialand.game")
 DOUBLE_CASINO = str(ROOT / "examples" / "mafialand_double_casino.game")
@@ -189,12 +187,10 @@ def test_errors_in_either_game_exit_1_after_the_report(games_dir):
 
 
 def test_exit_code_of_a_real_process():
-    failing = subprocess.run([sys.executable, "-m", "ruledsl", "compare", "dice_race.game", "fragile_dice.game",
-                              "-g", "40"], cwd=GAMES, capture_output=True, text=True, timeout=120)
+    failing = run_process("compare", "dice_race.game", "fragile_dice.game", "-g", "40")
     assert failing.returncode == 1 and "Traceback" not in failing.stderr
     assert "game length (decisions)" in failing.stdout
-    clean = subprocess.run([sys.executable, "-m", "ruledsl", "compare", "dice_race.game", "dice_race.game",
-                            "-g", "20"], cwd=GAMES, capture_output=True, text=True, timeout=120)
+    clean = run_process("compare", "dice_race.game", "dice_race.game", "-g", "20")
     assert clean.returncode == 0 and clean.stderr == ""
 
 

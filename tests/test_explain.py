@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.replay import Divergence, replay
 from ruledsl.statediff import FieldDiff, diff, field_name, values_text
-from support import ROOT, edit, record_game, records_of
+from support import ROOT, edit, record_game, records_of, run_process
 
 
 def line_of(path, text: str) -> int:
@@ -183,8 +181,7 @@ def test_state_at_a_step_of_a_transcript_and_as_a_seat(games_dir, tmp_path):
 def test_state_refuses_a_step_the_transcript_does_not_have(games_dir, tmp_path):
     record = tmp_path / "race.jsonl"
     CliRunner().invoke(main, ["play", "dice_race.game", "--seed", "1", "--record", str(record), "--max-steps", "3"])
-    done = subprocess.run([sys.executable, "-m", "ruledsl", "state", "--transcript", str(record), "--step", "9"],
-                          capture_output=True, text=True)
+    done = run_process("state", "--transcript", record, "--step", "9")
     assert done.returncode == 1
     assert done.stderr.strip() == "error: --step 9: the transcript has steps 0..3"
     assert "Traceback" not in done.stderr

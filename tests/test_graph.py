@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
-from support import GAMES, ROOT
+from support import GAMES, ROOT, run_process
 
 GAME_NAMES = ["bada_bing", "mafia_dollar", "mafialand", "road_to_infamy", "the_boss"]
 FLOW_BLOCK = re.compile(r"## Flow of play\n.*?```mermaid\n(.*?)```\n", re.S)
@@ -88,7 +86,7 @@ def test_bad_input_gets_a_message(args, expected):
 
 
 def test_the_exit_code_of_the_installed_command():
-    run = subprocess.run([sys.executable, "-m", "ruledsl", "graph", "nope.game"], capture_output=True, text=True)
+    run = run_process("graph", "nope.game")
     assert run.returncode == 1
     assert "nope.game" in run.stderr and "Traceback" not in run.stderr
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import pytest
@@ -11,7 +10,7 @@ from click.testing import CliRunner
 
 from ruledsl.agents import changed_text, pick_option, render_view
 from ruledsl.cli import main
-from support import ROOT
+from support import ROOT, run_process
 
 
 @pytest.mark.parametrize("answer, index", [
@@ -126,14 +125,12 @@ def test_play_without_a_seed_records_a_random_one_that_replays(tmp_path):
     seed = json.loads(record.read_text().splitlines()[0])["seed"]
     assert isinstance(seed, int) and f"seed {seed} " in result.output.splitlines()[0]
     assert CliRunner().invoke(main, ["replay", str(record)]).exit_code == 0
-    again = subprocess.run([sys.executable, "-m", "ruledsl", "play", game, "--players", "2", "--seed", str(seed)],
-                           capture_output=True, text=True)
+    again = run_process("play", game, "--players", "2", "--seed", seed)
     assert again.returncode == 0 and again.stdout == result.output  # --seed N plays it again
 
 
 def test_a_bad_seed_is_a_message_not_a_traceback():
-    bad = subprocess.run([sys.executable, "-m", "ruledsl", "play", str(ROOT / "examples" / "pig.game"),
-                          "--seed", "many"], capture_output=True, text=True)
+    bad = run_process("play", ROOT / "examples" / "pig.game", "--seed", "many")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "--seed" in bad.stderr
 
 

@@ -5,21 +5,14 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 
 from ruledsl.pipeline import load_game
 from ruledsl.simulate import BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, terminal_progress
-from support import GAMES, run_cli
+from support import GAMES, run_cli, run_process
 
 FRAGILE = "fragile_dice.game"  # a roll of double six indexes past a list: some seeds fail
 TIMING = ("seconds", "playouts_per_second")
-
-
-def run_process(*args):
-    """`python -m ruledsl ...` in a real process, from the fixture games folder."""
-    return subprocess.run([sys.executable, "-m", "ruledsl", *map(str, args)], cwd=GAMES,
-                          capture_output=True, text=True, timeout=120)
 
 
 def test_errors_give_exit_code_1_after_the_json(games_dir):

@@ -6,8 +6,6 @@ import copy
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,7 @@ from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.view import board_drawings, changes
 from ruledsl.view_layout import grid_coords
-from support import GAMES, ROOT, record_game
+from support import GAMES, ROOT, record_game, run_process
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 DATA_BLOCK = re.compile(r'<script type="application/json" id="view-data">(.*?)</script>', re.S)
@@ -174,8 +172,7 @@ def test_a_seat_out_of_range_gets_a_message(secret_bid):
 
 
 def test_the_exit_code_of_the_installed_command(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "ruledsl", "view", str(tmp_path / "nope.jsonl")],
-                         capture_output=True, text=True)
+    run = run_process("view", tmp_path / "nope.jsonl")
     assert run.returncode == 1
     assert "nope.jsonl" in run.stderr and "Traceback" not in run.stderr
 

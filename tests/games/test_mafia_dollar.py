@@ -5,7 +5,9 @@ the card rows top to bottom: gangsters, weapons, burglary tools, vehicles, block
 warehouses, guard dogs, loot, birthdays, police. Setup gives each seat a warehouse
 (the first ones listed), deals 5 cards each and seat 0 draws one; the game then
 waits for seat 1's first trade offer. Scenarios set the hands, gangsters, items,
-blocks and loot they need by moving cards (`World.put`) and setting card fields.
+blocks and loot they need by moving cards (`World.put`): items, blocks, guard dogs
+and loot into the zone of the card they lie on or under (`gear`, `blocks`, `guard`,
+`stock`, one zone per card).
 """
 
 from ruledsl.pipeline import load_game
@@ -17,9 +19,9 @@ POOLS = ("deck", "discard", "lower", "aside", "hand")
 
 
 # ---------------------------------------------------------------- helpers
-def new_game(players=2):
+def new_game(players=2, game=GAME):
     """A game at its first decision: seat 1 may offer seat 0 a trade."""
-    m = start(GAME, players)
+    m = start(game, players)
     m.events = []
     m.listener = lambda kind, data: m.events.append(data.get("text", data.get("value", "")))
     return m
@@ -41,10 +43,9 @@ def lab(m, c):
     return m.program.cards[c].label
 
 
-def put(m, label, zone, key=None, **fields):
+def put(m, label, zone, key=None):
     c = cid(m, label)
     m.w.put(c, (zone, key))
-    m.w.cardf[c].update(fields)
     return c
 
 
@@ -71,20 +72,31 @@ def hire(m, seat, label, where="hideout"):
 
 
 def equip(m, g, label):
-    return put(m, label, "gear", holder=g)
+    return put(m, label, "gear", g)
 
 
 def block(m, g, label):
-    return put(m, label, "pinned", on=g)
+    """A block on gangster g, on top of those already there."""
+    return put(m, label, "blocks", g)
+
+
+def dog(m, w, label="Guard dog [4 key]"):
+    return put(m, label, "guard", w)
 
 
 def stash(m, seat, label, wh=None):
-    return put(m, label, "vault", seat, wh=wh if wh is not None else warehouse(m, seat))
+    return put(m, label, "stock", wh if wh is not None else warehouse(m, seat))
+
+
+def loot(m, seat):
+    """The labels of the loot under all of a seat's warehouses."""
+    return [lab(m, c) for w in ids(m, "yard", seat) for c in ids(m, "stock", w)]
 
 
 def pass_offers(m):
-    while m.pending is not None and m.pending.name == "offer a trade":
-        drive(m, ("offer a trade", "pass"))
+    """Nobody offers a trade, and the phasing player asks for none at his turn's end."""
+    while m.pending is not None and m.pending.name in ("offer a trade", "ask for trades"):
+        drive(m, (m.pending.name, "pass"))
 
 
 def to_actions(m, play=None):
@@ -103,7 +115,10 @@ def discard_first(m):
 
 
 def next_turn(m):
-    """Seat 1's turn has begun (two players): seat 0 may offer it a trade."""
+    """Seat 0's turn has ended (it asks for no trades at its end) and seat 1's has
+    begun (two players): seat 0 may offer it a trade."""
+    if m.pending.seat == 0 and m.pending.name == "ask for trades":
+        drive(m, ("ask for trades", "pass"))
     return m.pending.seat == 0 and m.pending.name == "offer a trade"
 
 
@@ -257,9 +272,61 @@ def test_md04_a_trade_offer_accepted_swaps_one_card_each():
     assert m.w.snapshot(2)["zones"]["offer/seat 0"] == {"count": 1}
     assert m.pending.seat == 0 and m.pending.name == "accept the trade"
     drive(m, ("accept the trade", "accept the trade"), ("card in return", "Vehicle +3 [7 hat]"))
+    # the offering player sees the card he would get back (nobody else does) and agrees
+    assert m.pending.seat == 1 and m.pending.name == "agree to the card in return"
+    assert m.w.snapshot(1)["zones"]["counter/seat 1"] == ["Vehicle +3 [7 hat]"]
+    assert m.w.snapshot(2)["zones"]["counter/seat 1"] == {"count": 1}
+    drive(m, ("agree to the card in return", "agree to the card in return"))
     assert sorted(labels(m, "hand", 0)) == ["Gangster 1/1 [8 key]", "Weapon +3 [3 hat]"]
     assert sorted(labels(m, "hand", 1)) == ["Guard dog [3 hat]", "Vehicle +3 [7 hat]"]
     assert m.pending.seat == 2 and m.pending.name == "offer a trade"  # the next player may offer too
+
+
+def test_md04_the_offering_player_may_refuse_the_card_he_would_get_back():
+    """MD-04 1:1 trades need both players' consent: the phasing player can't hand back
+    a Police raid unasked."""
+    m = new_game(2)
+    hand_of(m, 0, "Police raid (3 star)", "Vehicle +3 [7 hat]")
+    hand_of(m, 1, "Weapon +3 [3 hat]")
+    drive(m, ("offer a trade", "offer a trade"), ("card to offer", "Weapon +3 [3 hat]"),
+          ("accept the trade", "accept the trade"), ("card in return", "Police raid (3 star)"),
+          ("agree to the card in return", "pass"))
+    assert said(m, "seat 1 calls the trade off")
+    assert labels(m, "hand", 1) == ["Weapon +3 [3 hat]"]
+    assert sorted(labels(m, "hand", 0)) == ["Police raid (3 star)", "Vehicle +3 [7 hat]"]
+    assert labels(m, "offer", 0) == [] and labels(m, "counter", 1) == []
+    assert m.pending.seat == 0 and m.pending.name == "play a card"
+
+
+def test_md04_the_phasing_player_may_ask_for_trades_between_actions_and_at_the_end():
+    """MD-04 "The phasing player may also ask for trades": a trade round at his request,
+    between two gangster actions (costing no action, once between two actions) and at
+    the end of his turn."""
+    m = new_game(2)
+    g = hire(m, 0, "Gangster 3/0 [1 key]")
+    hand_of(m, 0, "Gangster 1/1 [8 key]", "Vehicle +3 [7 hat]")
+    hand_of(m, 1, "Weapon +3 [3 hat]", "Guard dog [3 hat]")
+    to_actions(m)
+    assert m.pending.labels == ["send a gangster out", "ask for trades", "end the actions"]
+    drive(m, ("gangster action", "ask for trades"))
+    assert said(m, "seat 0 asks for trades")
+    assert m.pending.seat == 1 and m.pending.name == "offer a trade"
+    drive(m, ("offer a trade", "pass"))
+    # back to the menu with the action still to use, and no second request before it
+    assert m.pending.name == "gangster action"
+    assert m.pending.labels == ["send a gangster out", "end the actions"]
+    drive(m, ("gangster action", "send a gangster out"), ("gangster", lab(m, g)))
+    # the one action is used; at the turn's end he may ask again
+    assert m.pending.seat == 0 and m.pending.name == "ask for trades"
+    drive(m, ("ask for trades", "ask for trades"))
+    assert m.pending.seat == 1 and m.pending.name == "offer a trade"
+    drive(m, ("offer a trade", "offer a trade"), ("card to offer", "Guard dog [3 hat]"),
+          ("accept the trade", "accept the trade"), ("card in return", "Vehicle +3 [7 hat]"),
+          ("agree to the card in return", "agree to the card in return"))
+    assert "Guard dog [3 hat]" in labels(m, "hand", 0) and "Vehicle +3 [7 hat]" in labels(m, "hand", 1)
+    assert ids(m, "street", 0) == [g]
+    # then seat 1's turn: seat 0 may offer it a trade
+    assert m.pending.seat == 0 and m.pending.name == "offer a trade"
 
 
 def test_md04_a_declined_offer_goes_back_and_only_the_phasing_player_trades():
@@ -311,14 +378,13 @@ def test_md05_take_loot_with_a_vehicle_from_one_pile_and_back_to_the_hideout():
         put(m, label, "loot_pile", "tobacco")
     put(m, "Alcohol $30,000", "loot_pile", "alcohol")
     to_actions(m)
-    assert m.pending.labels == ["take loot", "bring a gangster home", "end the actions"]
+    assert m.pending.labels == ["take loot", "bring a gangster home", "ask for trades", "end the actions"]
     drive(m, ("gangster action", "take loot"), ("gangster", lab(m, g)))
     assert m.pending.labels == ["alcohol", "tobacco"]
     drive(m, ("loot pile", "tobacco"))
     # the top card and two more (vehicle +2), all from the tobacco pile
-    assert sorted(labels(m, "vault", 0)) == ["Tobacco $10,000", "Tobacco $15,000", "Tobacco $20,000"]
+    assert sorted(labels(m, "stock", warehouse(m, 0))) == ["Tobacco $10,000", "Tobacco $15,000", "Tobacco $20,000"]
     assert labels(m, "loot_pile", "tobacco") == ["Tobacco $5,000"]
-    assert all(m.w.cardf[l]["wh"] == warehouse(m, 0) for l in ids(m, "vault", 0))
     assert ids(m, "hideout", 0) == [g]  # after the job, home
     assert m.program.score(m.w, 0) == 45 - 5 - 10
 
@@ -339,7 +405,7 @@ def test_md05_attack_over_8_eliminates_and_the_winner_takes_the_items():
     # the weapon: g has one already, so it can't take it; the vehicle: take it or not
     assert m.pending.name == "take the item"
     drive(m, ("take the item", "take the item"))
-    assert m.w.cardf[v]["holder"] == g and v in ids(m, "gear")
+    assert v in ids(m, "gear", g)
     assert t in ids(m, "discard") and w2 in ids(m, "discard")
     assert lab(m, cid(m, "Jail [1]", pools=("discard",))) == "Jail [1]"
     assert ids(m, "hideout", 0) == [g] and ids(m, "street", 1) == []
@@ -363,7 +429,7 @@ def test_md05_burglary_sees_the_warehouse_and_takes_one_loot_minus_the_guard_dog
     equip(m, g, "Burglary tool +1 [6 newspaper]")
     w1 = warehouse(m, 1)
     w1b = put(m, "Warehouse [5 key]", "yard", 1)
-    put(m, "Guard dog [4 key]", "dogs", guarding=w1)
+    dog(m, w1)
     stash(m, 1, "Gambling $25,000", w1)
     stash(m, 1, "Alcohol $5,000", w1)
     stash(m, 1, "Red light district $30,000", w1b)
@@ -377,8 +443,7 @@ def test_md05_burglary_sees_the_warehouse_and_takes_one_loot_minus_the_guard_dog
     assert sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"] and m.pending.secret
     drive(m, ("loot to steal", "Gambling $25,000"))
     assert said(m, "steals a loot card") and not said(m, "steals Gambling")
-    assert labels(m, "vault", 0) == ["Gambling $25,000"]
-    assert m.w.cardf[ids(m, "vault", 0)[0]]["wh"] == warehouse(m, 0)
+    assert labels(m, "stock", warehouse(m, 0)) == ["Gambling $25,000"]
     assert ids(m, "hideout", 0) == [g]
 
 
@@ -387,13 +452,13 @@ def test_md05_burglary_of_8_or_less_fails_with_the_guard_dog():
     g = hire(m, 0, "Gangster 0/3 [3 first aid kit]", "street")
     equip(m, g, "Burglary tool +1 [6 newspaper]")
     w1 = warehouse(m, 1)
-    put(m, "Guard dog [4 key]", "dogs", guarding=w1)
+    dog(m, w1)
     stash(m, 1, "Gambling $25,000", w1)
     to_actions(m)
     m.w.put(cid(m, "Warehouse [5 key]"), ("deck", None))  # 5 + 4 - 1 = 8
     drive(m, ("gangster action", "burglary"), ("gangster", lab(m, g)), ("warehouse to rob", lab(m, w1)))
     assert said(m, "5 + 4 - 1 = 8, the burglary fails")
-    assert labels(m, "vault", 1) == ["Gambling $25,000"] and ids(m, "hideout", 0) == [g]
+    assert loot(m, 1) == ["Gambling $25,000"] and ids(m, "hideout", 0) == [g]
 
 
 def test_md05_a_successful_burglar_sees_every_loot_card_of_the_warehouse():
@@ -405,7 +470,7 @@ def test_md05_a_successful_burglar_sees_every_loot_card_of_the_warehouse():
     w1 = warehouse(m, 1)
     w1b = put(m, "Warehouse [5 key]", "yard", 1)
     stash(m, 1, "Alcohol $5,000", w1)
-    stash(m, 1, "Alcohol $5,000", w1)  # two equal cards: one choice, but both are seen
+    stash(m, 1, "Alcohol $5,000", w1)  # two equal cards: both seen, both offered
     stash(m, 1, "Gambling $25,000", w1)
     stash(m, 1, "Red light district $30,000", w1b)
     to_actions(m)
@@ -416,8 +481,10 @@ def test_md05_a_successful_burglar_sees_every_loot_card_of_the_warehouse():
     shown = sorted(t for k, t, to in seen if k == "reveal" and to == 0)
     assert shown == ["Alcohol $5,000", "Alcohol $5,000", "Gambling $25,000"]
     assert not any(k == "reveal" and to != 0 for k, t, to in seen)
+    # equal cards are told apart by the warehouse zones' unique labels (#2)
+    assert sorted(m.pending.labels) == ["Alcohol $5,000", "Alcohol $5,000 #2", "Gambling $25,000"]
     drive(m, ("loot to steal", "Alcohol $5,000"))
-    assert sorted(labels(m, "vault", 1)) == ["Alcohol $5,000", "Gambling $25,000", "Red light district $30,000"]
+    assert sorted(loot(m, 1)) == ["Alcohol $5,000", "Gambling $25,000", "Red light district $30,000"]
 
 
 def test_md05_a_burglar_with_a_vehicle_steals_more_from_the_same_warehouse():
@@ -439,9 +506,8 @@ def test_md05_a_burglar_with_a_vehicle_steals_more_from_the_same_warehouse():
     # the second card (vehicle +1) comes from the same warehouse, never from the other
     assert sorted(m.pending.labels) == ["Alcohol $5,000", "Tobacco $10,000"]
     drive(m, ("loot to steal", "Tobacco $10,000"))
-    assert sorted(labels(m, "vault", 0)) == ["Gambling $25,000", "Tobacco $10,000"]
-    assert sorted(labels(m, "vault", 1)) == ["Alcohol $5,000", "Red light district $30,000"]
-    assert all(m.w.cardf[l]["wh"] == warehouse(m, 0) for l in ids(m, "vault", 0))
+    assert sorted(labels(m, "stock", warehouse(m, 0))) == ["Gambling $25,000", "Tobacco $10,000"]
+    assert labels(m, "stock", w1) == ["Alcohol $5,000"] and labels(m, "stock", w1b) == ["Red light district $30,000"]
     assert ids(m, "hideout", 0) == [g] and next_turn(m)
 
 
@@ -485,11 +551,17 @@ def test_md06_the_end_of_the_prohibition_flipped_in_a_skill_check_ends_the_game(
 # ---------------------------------------------------------------- MD-07
 def test_md07_loot_is_face_down_and_stays_under_its_warehouse():
     m = new_game(2)
-    l1 = stash(m, 1, "Gambling $25,000")
-    view = m.w.snapshot(0)["zones"]
-    assert view["vault/seat 1"] == {"count": 1}
-    assert m.w.snapshot(1)["zones"]["vault/seat 1"] == ["Gambling $25,000"]
-    assert m.w.cardf[l1]["wh"] == warehouse(m, 1)
+    w1 = warehouse(m, 1)
+    w1b = put(m, "Warehouse [5 key]", "yard", 1)
+    stash(m, 1, "Gambling $25,000", w1)
+    stash(m, 1, "Alcohol $5,000", w1)
+    stash(m, 1, "Tobacco $10,000", w1b)
+    # face down: every seat, the owner's too, sees how many lie under each warehouse
+    for seat in (0, 1):
+        view = m.w.snapshot(seat)["zones"]
+        assert view[f"stock/{lab(m, w1)}"] == {"count": 2}
+        assert view[f"stock/{lab(m, w1b)}"] == {"count": 1}
+    assert sorted(labels(m, "stock", w1)) == ["Alcohol $5,000", "Gambling $25,000"]
 
 
 def test_md07_one_guard_dog_per_warehouse():
@@ -499,17 +571,17 @@ def test_md07_one_guard_dog_per_warehouse():
     drive(m, ("play a card", "play a card"))
     assert m.pending.labels == ["Guard dog [4 key]", "Guard dog [8 hat]"]
     drive(m, ("card to play", "Guard dog [4 key]"), ("warehouse to guard", lab(m, warehouse(m, 0))))
-    assert m.w.cardf[cid(m, "Guard dog [4 key]", pools=("dogs",))]["guarding"] == warehouse(m, 0)
+    assert labels(m, "guard", warehouse(m, 0)) == ["Guard dog [4 key]"]
 
 
 def test_md07_a_guarded_warehouse_takes_no_second_dog():
     m = new_game(2)
-    put(m, "Guard dog [4 key]", "dogs", guarding=warehouse(m, 0))
+    dog(m, warehouse(m, 0))
     hand_of(m, 0, "Guard dog [8 hat]")
     pass_offers(m)
     assert m.pending.labels == ["discard a card"]  # the dog can't be played
     m = new_game(2)
-    put(m, "Guard dog [4 key]", "dogs", guarding=warehouse(m, 0))
+    dog(m, warehouse(m, 0))
     w2 = put(m, "Warehouse [8 key]", "yard", 0)
     hand_of(m, 0, "Guard dog [8 hat]")
     pass_offers(m)
@@ -544,7 +616,7 @@ def test_md09_a_block_on_an_opposing_gangster_stops_its_actions():
     drive(m, ("play a card", "play a card"), ("card to play", "Jail [1]"))
     assert m.pending.labels == [lab(m, t)]  # only opposing gangsters
     drive(m, ("gangster to block", lab(m, t)))
-    assert m.w.cardf[cid(m, "Jail [1]", pools=("pinned",))]["on"] == t
+    assert labels(m, "blocks", t) == ["Jail [1]"]
     pass_offers(m)
     drive(m, ("gangster action", "end the actions"))
     # seat 1's turn: its only gangster is blocked, so there are no actions to take
@@ -568,7 +640,7 @@ def test_md09_stacked_blocks_are_freed_top_to_bottom_with_the_matching_symbol():
     # At home is on top: only a newspaper counters it, not the key for the Jail
     assert m.pending.labels == ["Gangster 1/1 [4 newspaper]"]
     drive(m, ("counter card", "Gangster 1/1 [4 newspaper]"))
-    assert home in ids(m, "discard") and jail in ids(m, "pinned")
+    assert home in ids(m, "discard") and ids(m, "blocks", g) == [jail]
     assert said(m, "plays Gangster 1/1 [4 newspaper] against At home [2]")
 
 
@@ -604,8 +676,7 @@ def test_md10_items_attach_in_the_hideout_one_of_each_type_even_when_blocked():
     drive(m, ("play a card", "play a card"), ("card to play", "Weapon +3 [3 hat]"))
     assert m.pending.labels == [lab(m, b)]  # a has a weapon; the street gangster is out
     drive(m, ("gangster to equip", lab(m, b)))
-    w = cid(m, "Weapon +3 [3 hat]", pools=("gear",))
-    assert m.w.cardf[w]["holder"] == b
+    assert labels(m, "gear", b) == ["Weapon +3 [3 hat]"]
 
 
 def test_md10_item_bonuses_add_to_the_skill_check():
@@ -643,10 +714,13 @@ def test_md11_security_guard_passes_left_discards_a_loot_and_no_actions():
     assert labels(m, "hand", 0) == ["Vehicle +3 [7 hat]"]
     assert sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"]  # any one loot
     drive(m, ("loot to lose", "Alcohol $5,000"))
-    assert labels(m, "vault", 0) == ["Gambling $25,000"]
+    assert loot(m, 0) == ["Gambling $25,000"]
     # the second offer round, then no gangster actions although a gangster is ready
     drive(m, ("offer a trade", "pass"), ("offer a trade", "pass"))
     assert said(m, "no gangster actions this turn")
+    # he may still ask for trades at the end of the turn
+    assert m.pending.seat == 0 and m.pending.name == "ask for trades"
+    drive(m, ("ask for trades", "pass"))
     assert m.pending.seat == 2 and m.pending.name == "offer a trade"  # seat 1's turn has begun
     assert "Security guard (1 star)" in labels(m, "discard")
 
@@ -660,7 +734,7 @@ def test_md11_police_patrol_discards_the_most_valuable_loot():
     police_turn(m, "Police patrol (2 star)", "Weapon +1 [4 hat]", labels(m, "hand", 1)[0])
     assert sorted(m.pending.labels) == ["Alcohol $30,000", "Tobacco $30,000"]  # the most valuable
     drive(m, ("loot to lose", "Tobacco $30,000"))
-    assert sorted(labels(m, "vault", 0)) == ["Alcohol $30,000", "Gambling $25,000"]
+    assert sorted(loot(m, 0)) == ["Alcohol $30,000", "Gambling $25,000"]
 
 
 def test_md11_a_police_card_without_loot_costs_no_loot_if_unable():
@@ -669,7 +743,7 @@ def test_md11_a_police_card_without_loot_costs_no_loot_if_unable():
         hand_of(m, 0, card, "Weapon +1 [4 hat]")
         police_turn(m, card, "Weapon +1 [4 hat]", labels(m, "hand", 1)[0])
         # "if able": nothing to lose, straight on to the second offer round
-        assert m.pending.name == "offer a trade" and ids(m, "vault", 0) == []
+        assert m.pending.name == "offer a trade" and loot(m, 0) == []
         assert card in labels(m, "discard")
 
 
@@ -677,7 +751,7 @@ def test_md11_police_raid_discards_every_played_card_but_one_warehouse():
     m = new_game(2)
     w0 = warehouse(m, 0)
     w2 = put(m, "Warehouse [5 key]", "yard", 0)
-    put(m, "Guard dog [4 key]", "dogs", guarding=w2)
+    dog(m, w2)
     g = hire(m, 0, "Gangster 3/0 [1 key]", "street")
     equip(m, g, "Weapon +1 [4 hat]")
     block(m, g, "Jail [1]")
@@ -690,10 +764,11 @@ def test_md11_police_raid_discards_every_played_card_but_one_warehouse():
     police_turn(m, "Police raid (3 star)", "Vehicle +3 [7 hat]", labels(m, "hand", 1)[0])
     drive(m, ("warehouse", lab(m, w2)))
     assert ids(m, "yard", 0) == [w2]
-    for zone in ("hideout", "street", "vault"):
+    for zone in ("hideout", "street"):
         assert ids(m, zone, 0) == []
-    assert ids(m, "gear") == [] and ids(m, "dogs") == []
-    assert ids(m, "pinned") == [mine_on_theirs]  # blocks on others' gangsters stay
+    assert ids(m, "gear", g) == [] and ids(m, "blocks", g) == []
+    assert ids(m, "guard", w2) == [] and ids(m, "stock", w0) == [] and ids(m, "stock", w2) == []
+    assert ids(m, "blocks", t) == [mine_on_theirs]  # blocks on others' gangsters stay
     assert w0 in ids(m, "discard")
     # raid + warehouse + dog + 2 gangsters + weapon + jail + loot
     assert len(ids(m, "discard")) == before + 8
@@ -719,14 +794,14 @@ def test_md12_the_dons_birthday_frees_and_collects_one_loot_from_each_other_play
     hand_of(m, 0, "The Don's birthday")
     pass_offers(m)
     drive(m, ("play a card", "play a card"), ("card to play", "The Don's birthday"))
-    assert ids(m, "pinned") == [theirs]  # only his own gangsters are freed
+    assert ids(m, "blocks", g) == [] and ids(m, "blocks", t) == [theirs]  # only his own gangsters are freed
     drive(m, ("warehouse", lab(m, w2)))
     assert m.pending.seat == 1 and sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"]
     assert m.pending.secret  # the loot stays face down: sealed for the others
     drive(m, ("birthday present", "Alcohol $5,000"))
     # seat 2 has no loot: nothing to give
-    assert labels(m, "vault", 0) == ["Alcohol $5,000"]
-    assert all(m.w.cardf[l]["wh"] == w2 for l in ids(m, "vault", 0))
+    assert labels(m, "stock", w2) == ["Alcohol $5,000"] and loot(m, 0) == ["Alcohol $5,000"]
+    assert loot(m, 1) == ["Gambling $25,000"]
 
 
 # ---------------------------------------------------------------- MD-13
@@ -773,7 +848,7 @@ def test_md14_optional_6_1_an_item_handed_over_in_the_hideout_costs_an_action():
     assert "give an item" in m.pending.labels
     drive(m, ("gangster action", "give an item"), ("item to give", "Weapon +3 [3 hat]"),
           ("gangster to receive", lab(m, b)))
-    assert m.w.cardf[w]["holder"] == b
+    assert ids(m, "gear", b) == [w] and ids(m, "gear", a) == []
     assert next_turn(m)  # it was the one action
 
 
@@ -786,16 +861,78 @@ def test_md14_the_base_game_has_no_item_handover():
     assert "give an item" not in m.pending.labels
 
 
-def test_md14_optional_6_2_a_dollar_target_ends_the_game():
-    m = start("games/mafia_dollar/dollar_target.game", 2)
-    for label in ("Alcohol $30,000", "Tobacco $30,000", "Gambling $30,000", "Red light district $30,000"):
-        stash(m, 1, label)
-    m.w.touch()
-    pass_offers(m)
-    assert m.pending.name == "play a card"  # 120 - 10 = 110: not yet
+TARGET_GAME = "games/mafia_dollar/dollar_target.game"
+
+
+def test_md14_optional_6_2_the_banked_amount_ends_the_game_at_the_end_of_the_round():
+    """6.2 ASSUMPTION: the banked loot (before penalties) is checked at the end of each
+    round, so the player who reaches it mid-round does not end the game there."""
+    m = new_game(2, TARGET_GAME)
+    assert m.w.shared["round"] == 1 and m.w.shared["turn"] == 1
     for goods in ("Alcohol", "Tobacco", "Gambling", "Red light district"):
-        for v in ("25", "20", "20"):
+        for v in ("30", "25", "20"):
+            stash(m, 0, f"{goods} ${v},000")
+    hire(m, 0, "Gangster 3/0 [1 key]")
+    hand_of(m, 0, "Security guard (1 star)", "Police patrol (2 star)", "Police raid (3 star)", "Jail [1]")
+    # banked 4 * 75 = 300 >= 250 (his dollars after penalties: 300 - 5 - 10 - 175 = 110)
+    to_actions(m)
+    drive(m, ("gangster action", "end the actions"))
+    assert next_turn(m)  # seat 1 still has its turn in this round
+    assert m.w.shared["round"] == 1 and m.w.shared["turn"] == 2
+    to_actions(m)
+    pass_offers(m)  # seat 1's turn ends: the round ends
+    assert m.result.reason == "a clan reached the declared amount of dollars" and m.result.by_rule
+    assert said(m, "seat 0 has banked the declared amount of dollars")
+    # the winner as at any end: the most dollars after the penalties
+    assert m.result.scores == [300 - 5 - 10 - 175, -10] and m.result.winners == [0]
+
+
+def test_md14_optional_6_2_below_the_amount_the_game_goes_on_into_the_next_round():
+    m = new_game(2, TARGET_GAME)
+    for goods in ("Alcohol", "Tobacco", "Gambling"):
+        for v in ("30", "25", "20"):
             stash(m, 1, f"{goods} ${v},000")
-    m.w.touch()  # 120 + 4 * 65 - 10 = 370 >= 250
-    drive(m, ("play a card", "discard a card"))  # the target is checked before the next decision
-    assert m.result.reason == "a clan reached the declared amount of dollars" and m.result.winners == [1]
+    stash(m, 1, "Red light district $30,000")  # 225 + 30 = 255 banked, 250 the target
+    to_actions(m)  # seat 0's turn, and the offers at the start of seat 1's
+    assert m.pending.seat == 1 and m.pending.name == "play a card"
+    # seat 1 loses a loot card before the round ends: 225 < 250, the game goes on
+    discard_first(m)
+    m.w.put(cid(m, "Red light district $30,000", pools=("stock",)), ("discard", None))
+    pass_offers(m)
+    assert m.result is None and m.w.shared["round"] == 2 and m.w.shared["turn"] == 3
+    assert m.pending.seat == 0 and m.pending.name == "play a card"
+
+
+def test_md14_optional_6_2_the_end_card_is_set_aside_and_the_deck_refilled():
+    """6.2 ASSUMPTION: with a declared amount the End of the prohibition ends nothing;
+    an empty deck is refilled from the discard pile."""
+    m = new_game(2, TARGET_GAME)
+    m.w.put(cid(m, "End of the prohibition"), ("deck", None))
+    to_actions(m)  # seat 0's turn; seat 1 draws the End card, and on
+    assert m.result is None and labels(m, "aside") == ["End of the prohibition"]
+    assert said(m, "turns up the End of the prohibition: with a declared amount it ends nothing")
+    assert m.pending.seat == 1 and m.pending.name == "play a card" and len(ids(m, "hand", 1)) == 6
+    # the deck runs out: the discard pile becomes the new deck for seat 0's draw
+    for c in list(ids(m, "deck")):
+        m.w.put(c, ("discard", None))
+    discard_first(m)
+    pass_offers(m)
+    assert said(m, "the discard pile is shuffled into a new deck")
+    assert m.result is None and m.pending.seat == 0 and len(ids(m, "hand", 0)) == 6
+
+
+def test_md14_optional_6_2_the_long_game_outlasts_the_short_one(tmp_path, monkeypatch):
+    """Both lengths make sense: the End card no longer cuts the long game short."""
+    monkeypatch.setenv("RULEDSL_ALLOW_ABSOLUTE_EXTENDS", "1")
+    from ruledsl.pipeline import load_game as load
+    from scenario import random_playout
+
+    long_game = tmp_path / "long.game"
+    long_game.write_text(f'extends "{ROOT / TARGET_GAME}"\noverride const TARGET = 500\n')
+    base, short, longer = (load(str(path)).program for path in (ROOT / GAME, ROOT / TARGET_GAME, long_game))
+    steps = {}
+    for name, program in (("base", base), ("short", short), ("long", longer)):
+        games = [random_playout(program, 2, seed, 200_000) for seed in range(3)]
+        assert all(g.result is not None and g.result.by_rule for g in games)
+        steps[name] = sum(g.steps for g in games)
+    assert steps["base"] < steps["short"] < steps["long"]

@@ -55,12 +55,14 @@ class Decision:
 
 @attrs.frozen
 class Result:
-    """How a game ended. `by_rule` is False when a step limit stopped it (then no winners)."""
+    """How a game ended. `by_rule` is False when a step limit stopped it (then no winners);
+    `draw` is True when a rule ended it as a draw (`end ... draw`: no winners either)."""
     reason: str
     winners: tuple
     ranking: tuple
     scores: tuple
     by_rule: bool
+    draw: bool = False
 
 
 def find(game: str | os.PathLike) -> str:
@@ -166,7 +168,7 @@ class Match:
         if r is None:
             return None
         return Result(reason=r.reason, winners=tuple(r.winners), ranking=tuple(r.ranking), scores=tuple(r.scores),
-                      by_rule=r.by_rule)
+                      by_rule=r.by_rule, draw=r.draw)
 
     @property
     def steps(self) -> int:

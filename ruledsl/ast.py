@@ -10,6 +10,12 @@ from .errors import Span
 node = attrs.frozen(kw_only=True)
 
 
+def added(default=None):
+    """A field the language gained after rules were recorded: at its default it is left
+    out of the rules hash (load.canonical), so transcripts of older rules still match."""
+    return attrs.field(default=default, metadata={"omit_at_default": True})
+
+
 # ---------------------------------------------------------------- expressions
 @node
 class Expr:
@@ -108,6 +114,21 @@ class Cond(Expr):
     test: Expr
     then: Expr
     other: Expr
+
+
+@node
+class Case:
+    span: Span
+    keys: tuple  # the values that choose this case
+    value: Expr
+
+
+@node
+class Match(Expr):
+    """`match SUBJECT { case K1, K2: V ... else: V }`: the value of the first case with a key equal to SUBJECT."""
+    subject: Expr
+    cases: tuple
+    other: Expr | None
 
 
 # ---------------------------------------------------------------- statements
@@ -257,11 +278,12 @@ class Eliminate(Stmt):
 class EndGame(Stmt):
     reason: str
     winner: Expr | None
+    draw: bool = added(False)  # `end "..." draw`: nobody wins
 
 
 @node
 class Return(Stmt):
-    pass
+    value: Expr | None = added()  # `return EXPR` in a rule declared `-> TYPE`
 
 
 @node
@@ -427,6 +449,7 @@ class Rule(Decl):
     name: str
     params: tuple
     body: tuple
+    returns: TypeRef | None = added()  # `rule f(...) -> TYPE`: its result, taken by `let x = f(...)`
 
 
 @node
@@ -447,6 +470,7 @@ class EndWhen(Decl):
     reason: str
     cond: Expr
     winner: Expr | None
+    draw: bool = added(False)
 
 
 @node
@@ -478,3 +502,16 @@ def walk(node):
         for f in attrs.fields(type(node)):
             if f.name != "span":
                 yield from walk(getattr(node, f.name))
+
+
+def rename_calls(node, old: str, new: str):
+    """`node` with every call of `old` (as an expression or a statement) calling `new`."""
+    if isinstance(node, tuple):
+        return tuple(rename_calls(item, old, new) for item in node)
+    if not attrs.has(type(node)):
+        return node
+    changes = {f.name: rename_calls(getattr(node, f.name), old, new) for f in attrs.fields(type(node))
+               if f.name != "span"}
+    if isinstance(node, Call) and node.name == old:
+        changes["name"] = new
+    return attrs.evolve(node, **changes)

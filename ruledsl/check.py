@@ -4,12 +4,13 @@ from __future__ import annotations
 from . import ast
 from .budget import MAX_SPACES
 from .check_body import GLOBAL_COLLECTIONS, GLOBAL_VALUES, BodyChecker, Scope
+from .check_stmt import can_fall_through
 from .errors import Diagnostic, RuleError, Span
 from .load import Loaded
 from .types import ANY, BOOL, INT, NULLABLE, PLAYER, BoardInfo, CardSet, Model, T, assignable, elem_of
 
 VISIBILITIES = ("hidden", "owner", "public", "top")
-RESERVED = set(GLOBAL_COLLECTIONS) | set(GLOBAL_VALUES) | {"int", "bool", "player"}
+RESERVED = set(GLOBAL_COLLECTIONS) | set(GLOBAL_VALUES) | {"int", "bool", "player", "base"}
 SPECIAL_RULES = ("setup", "flow")
 
 
@@ -320,7 +321,30 @@ class Checker:
     def rule(self, d):
         if d.name in SPECIAL_RULES and d.params:
             self.err(d, "E328", f"rule '{d.name}' takes no parameters")
-        self.body.block(d.body, self.param_scope(d))
+        self.body.result = self.result_type(d)
+        self.body.result_may_be_none = d.returns is not None and d.returns.optional
+        try:
+            self.body.block(d.body, self.param_scope(d))
+        finally:
+            self.body.result, self.body.result_may_be_none = None, False
+        if d.returns is not None and not d.returns.optional and can_fall_through(d.body):
+            t = self.m.resolve_type(d.returns)
+            hint = f" (declare '-> {d.returns.name}?' if it may give none)" if t and t.kind in NULLABLE else ""
+            self.err(d, "E235", f"rule '{d.name}' gives {d.returns.name} but can reach its end without "
+                                f"'return VALUE'{hint}")
+
+    def result_type(self, d):
+        """The type of what rule `d` gives (`-> TYPE`), or None when it gives nothing."""
+        ref = d.returns
+        if ref is None:
+            return None
+        t = self.m.resolve_type(ref)
+        if t is None:
+            self.err(ref, "E309", f"unknown type '{ref.name}'")
+            return ANY
+        if ref.optional and t.kind not in NULLABLE:
+            self.err(ref, "E234", f"a rule's result of type {t} can't be none: write '-> {t}'")
+        return t
 
     def trigger(self, d):
         if (d.kind, d.board) in self.m.triggers:

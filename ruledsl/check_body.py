@@ -5,6 +5,7 @@ from . import ast
 from .budget import MAX_RANGE
 from .check_stmt import StmtChecks
 from .errors import Diagnostic
+from .load import BASE_CALL
 from .types import ANY, BOOL, INT, NONE, PLAYER, STR, T, assignable, coll, comparable, elem_of
 
 AGGREGATES = ("count", "sum", "max", "min", "any", "all", "first", "best")
@@ -42,6 +43,8 @@ class BodyChecker(StmtChecks):
         self.depth = 0  # how deep expr() is nested now
         self.loop_depth = 0  # loops around the statement being checked (for 'break')
         self.too_deep = False  # E232 already reported (once is enough)
+        self.result: T | None = None  # the type the rule being checked gives (`-> TYPE`), if any
+        self.result_may_be_none = False
 
     def err(self, node, code, msg):
         self.errors.append(Diagnostic(node.span, code, msg))
@@ -192,17 +195,26 @@ class BodyChecker(StmtChecks):
             self.call_args(e, d.params, scope)
             return self.m.types.get(("def", e.name), ANY)
         if e.name in self.m.rules:
-            self.err(e, "E207", f"rule '{e.name}' has effects; call it as a statement, not inside an expression")
+            self.err(e, "E207", f"rule '{e.name}' has effects; call it as a statement, or take its result "
+                                f"with 'let NAME = {e.name}(...)', not inside an expression")
             return ANY
         if e.name in BUILTINS:
             return BUILTINS[e.name].check(self, e, scope)
         if e.name in AGGREGATES:
             self.err(e, "E208", f"'{e.name}' takes a binding: write {e.name}(x in S ...)")
             return ANY
-        self.err(e, "E209", f"unknown function '{e.name}'")
+        self.unknown_call(e, "E209", f"unknown function '{e.name}'")
         for a in e.args:
             self.expr(a, scope)
         return ANY
+
+    def unknown_call(self, call, code, msg):
+        if call.name == BASE_CALL:
+            self.err(call, "E237", f"'{BASE_CALL}(...)' calls the version that an override replaces: it works inside "
+                                   "'override rule' or 'override def' of a variant, where the base game has that rule "
+                                   "or def")
+            return
+        self.err(call, code, msg)
 
     def call_args(self, e, params, scope):
         if len(e.args) != len(params):
@@ -308,6 +320,37 @@ class BodyChecker(StmtChecks):
         self.want(e.operand, scope, INT, "the operand of '-'")
         return INT
 
+    def x_Match(self, e, scope):
+        subject = self.expr(e.subject, scope)
+        result = NONE
+        for value in [c.value for c in e.cases] + ([e.other] if e.other is not None else []):
+            t = self.expr(value, scope)
+            if not comparable(t, result) and result != NONE:
+                self.err(value, "E216", f"every case of a match must have one type, not {result} and {t}")
+            elif result == NONE:
+                result = t
+        for case in e.cases:
+            for key in case.keys:
+                kt = self.expr(key, scope)
+                if not comparable(kt, subject):
+                    self.err(key, "E215", f"a case of {kt} can't match a value of {subject}")
+        if e.other is None:
+            self.exhaustive(e, subject)
+        return result
+
+    def exhaustive(self, e, subject):
+        """Without `else`, the cases must name every value of the subject's enum (or true and false)."""
+        if subject.kind not in ("enum", "bool", "any"):
+            self.err(e, "E238", f"a match on {subject} needs 'else: VALUE' for the values no case names")
+            return
+        if subject.kind == "any":
+            return
+        named = {_key_name(k) for c in e.cases for k in c.keys}
+        values = self.m.enums[subject.name] if subject.kind == "enum" else [True, False]
+        missing = [str(v).lower() if isinstance(v, bool) else v for v in values if v not in named]
+        if missing:
+            self.err(e, "E238", f"no case for {', '.join(missing)}: add them, or 'else: VALUE'")
+
     def x_Cond(self, e, scope):
         self.want(e.test, scope, BOOL, "an 'if' condition")
         a = self.expr(e.then, scope)
@@ -315,3 +358,14 @@ class BodyChecker(StmtChecks):
         if not comparable(a, b):
             self.err(e, "E216", f"both branches must have one type, not {a} and {b}")
         return a if a != NONE else b
+
+
+def _key_name(key):
+    """The enum value (or bool) a case key names literally, else None."""
+    if isinstance(key, ast.Name):
+        return key.name
+    if isinstance(key, ast.Attr) and isinstance(key.obj, ast.Name):
+        return key.name
+    if isinstance(key, ast.Bool):
+        return key.value
+    return None

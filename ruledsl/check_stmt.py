@@ -18,8 +18,24 @@ class StmtChecks:
         scope.names[name] = t
 
     def s_Let(self, s, scope):
-        t = self.expr(s.value, scope)
+        if self.rule_called(s.value):
+            t = self.rule_result(s.value, scope)
+        else:
+            t = self.expr(s.value, scope)
         self.declare(s, scope, s.name, t)
+
+    def rule_called(self, e) -> bool:
+        """Whether `e` calls a rule: `let x = r(...)` takes the result of rule r."""
+        return isinstance(e, ast.Call) and e.name in self.m.rules
+
+    def rule_result(self, call, scope):
+        rule = self.m.rules[call.name]
+        self.call_args(call, rule.params, scope)
+        if rule.returns is None:
+            self.err(call, "E236", f"rule '{call.name}' gives no result: declare it "
+                                   f"'rule {call.name}(...) -> TYPE' and end it with 'return VALUE'")
+            return ANY
+        return self.m.resolve_type(rule.returns) or ANY
 
     def s_Roll(self, s, scope):
         if s.count < 1 or s.count > 100 or s.sides < 1 or s.sides > 1000:
@@ -75,7 +91,7 @@ class StmtChecks:
         elif call.name in self.m.defs:
             self.err(s, "E224", f"'{call.name}' is a def (a value); use it inside an expression")
         else:
-            self.err(call, "E225", f"unknown rule '{call.name}'")
+            self.unknown_call(call, "E225", f"unknown rule '{call.name}'")
             for a in call.args:
                 self.expr(a, scope)
 
@@ -214,7 +230,60 @@ class StmtChecks:
             self.want(s.winner, scope, PLAYER, "the winner")
 
     def s_Return(self, s, scope):
-        pass
+        result = self.result
+        if s.value is None:
+            if result is not None and result != ANY and not self.result_may_be_none:
+                self.err(s, "E234", f"this rule gives {result}: write 'return VALUE'")
+            return
+        if result is None:
+            self.err(s, "E234", "'return VALUE' in a rule that declares no result: write '-> TYPE' after its "
+                                "parameters")
+            self.expr(s.value, scope)
+            return
+        self.want(s.value, scope, result, "the rule's result")
+
+
+def can_fall_through(stmts) -> bool:
+    """Whether running `stmts` can go on past their end: no `return`, `end` or endless
+    `loop` on every path stops it first."""
+    return all(_goes_on(s) for s in stmts)
+
+
+def _goes_on(s) -> bool:
+    if isinstance(s, (ast.Return, ast.EndGame)):
+        return False
+    if isinstance(s, ast.If):
+        return (s.other is None or can_fall_through(s.other)
+                or any(can_fall_through(body) for _, body in s.branches))
+    if isinstance(s, ast.Menu):
+        return any(o.guard is not None or can_fall_through(o.body) for o in s.options)
+    if isinstance(s, ast.Loop):
+        return _breaks(s.body)
+    return True
+
+
+LOOPS = (ast.For, ast.While, ast.Repeat, ast.Loop)
+
+
+def _breaks(stmts) -> bool:
+    """Whether a `break` of the enclosing loop is among `stmts` (not inside an inner loop)."""
+    for s in stmts:
+        if isinstance(s, ast.Break):
+            return True
+        if not isinstance(s, LOOPS) and any(_breaks(body) for body in _branches(s)):
+            return True
+    return False
+
+
+def _branches(s) -> list:
+    """The blocks of a statement that branches without looping."""
+    if isinstance(s, ast.If):
+        return [body for _, body in s.branches] + [s.other or ()]
+    if isinstance(s, ast.Menu):
+        return [o.body for o in s.options]
+    if isinstance(s, ast.May):
+        return [s.body]
+    return []
 
 
 def _literal_direction(e):

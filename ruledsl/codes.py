@@ -51,6 +51,12 @@ CODES = {
     'E231': ('check', 'a walk on a graph board with forks that says neither `via ... where` nor `by`'),
     'E232': ('check', 'an expression nested more than 120 levels deep (split it with `let` or defs)'),
     'E233': ('check', '`break` outside a loop'),
+    'E234': ('check', '`return EXPR` in a rule that declares no result (`-> TYPE`), or a bare `return` in a rule '
+                      'whose result is not optional'),
+    'E235': ('check', 'a rule declared `-> TYPE` (not optional) can reach its end without `return EXPR`'),
+    'E236': ('check', '`let x = r(...)` of a rule `r` that declares no result'),
+    'E237': ('check', '`base(...)` outside an `override rule`/`override def` that replaces a rule or def'),
+    'E238': ('check', 'a `match` without `else` that misses some value of its enum (or whose value is not an enum)'),
     'E301': ('check', 'redefining a built-in name (`players`, `seat`, `alive`, ...)'),
     'E302': ('check', 'a name defined twice'),
     'E303': ('check', 'missing game line'),

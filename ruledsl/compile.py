@@ -35,7 +35,8 @@ def compile_game(model, path: str, sources: dict | None = None, fuse: bool = Tru
     for (kind, board), trig in model.triggers.items():
         prog.triggers[(kind, board)] = sc.code(f"on {kind} {board}", trig, trig.body)
     for end in model.ends:
-        prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span))
+        prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span,
+                               end.draw))
     if model.score is not None:
         prog.score_fn, prog.score_var = ex(model.score.value), model.score.var
     prog.tiebreaks = [_bind_var(ex(t.value), t.var, prog.score_var) for t in model.tiebreaks]
@@ -220,7 +221,7 @@ class StmtCompiler:
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op
         for s in stmts:
-            if type(s).__name__ in SIMPLE:
+            if type(s).__name__ in SIMPLE and not self.takes_result(s):
                 run.append(s)
                 if not self.fuse:
                     self.simple_run(code, run)
@@ -278,7 +279,14 @@ class StmtCompiler:
         self.collecting.append((effect, s.span, type(s).__name__.lower()))
 
     # ------------------------------------------------------------ simple effects
+    def takes_result(self, s) -> bool:
+        """`let x = r(...)`: a call of rule r (an op of its own), whose result x takes."""
+        return isinstance(s, ast.Let) and isinstance(s.value, ast.Call) and s.value.name in self.m.rules
+
     def s_Let(self, code, s):
+        if self.takes_result(s):
+            self.emit_call(code, s, s.value, result=s.name)
+            return
         f, name = self.x(s.value), s.name
 
         span = s.span
@@ -333,15 +341,22 @@ class StmtCompiler:
         return lambda w, env, v: w.cardf[need(w, env)].__setitem__(name, v)
 
     def s_CallStmt(self, code, s):
-        rule = s.call.name
+        self.emit_call(code, s, s.call)
+
+    def emit_call(self, code, s, call_expr, result=None):
+        """A rule call; with `result`, the caller's local of that name takes what the rule
+        gives (none until it returns a value)."""
+        rule = call_expr.name
         names = [p.name for p in self.m.rules[rule].params]
-        args = self.x.record(names, s.call.args, s.span)
+        args = self.x.record(names, call_expr.args, s.span)
         rules = self.p.rules
 
         def call(vm, fr):
             env = args(vm.w, fr.env)
+            if result is not None:
+                fr.env[result] = None
             fr.pc += 1
-            return vm.call(rules[rule], env)
+            return vm.call(rules[rule], env, result)
         self.emit(code, "call", s.span, call)
 
     def s_MoveCard(self, code, s):
@@ -418,15 +433,19 @@ class StmtCompiler:
 
     def s_EndGame(self, code, s):
         winner = self.x(s.winner) if s.winner is not None else None
-        reason = s.reason
+        reason, draw = s.reason, s.draw
 
         def end(vm, fr):
-            vm.finish(reason, winner=winner(vm.w, fr.env) if winner else None)
+            vm.finish(reason, winner=winner(vm.w, fr.env) if winner else None, draw=draw)
             return True
         self.emit(code, "end", s.span, end)
 
     def s_Return(self, code, s):
+        value = self.x(s.value) if s.value is not None else None
+
         def ret(vm, fr):
+            if value is not None and fr.result is not None:
+                vm.frames[-2].env[fr.result] = value(vm.w, fr.env)
             fr.pc = len(fr.code.ops)
         self.emit(code, "return", s.span, ret)
 

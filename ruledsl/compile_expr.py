@@ -332,6 +332,19 @@ class _Gen:
     def c_Cond(self, e):
         return f"({self.expr(e.then)} if {self.expr(e.test)} else {self.expr(e.other)})"
 
+    def c_Match(self, e):
+        """`(lambda _mN: V1 if _mN == K1 or _mN == K2 else ... else OTHER)(SUBJECT)`."""
+        m = f"_m{len(self.consts)}"
+        self.const(None)  # reserves the number, so nested matches get names of their own
+        chain = "".join(f"{self.expr(c.value)} if {' or '.join(f'{m} == {self.expr(k)}' for k in c.keys)} else "
+                        for c in e.cases)
+        other = self.expr(e.other) if e.other is not None else f"{self.const(no_case)}({self.const(e.span)})"
+        return f"(lambda {m}: {chain}{other})({self.expr(e.subject)})"
+
+
+def no_case(span):
+    raise GameRuntimeError(span, "R001", "the value matched is none, and no case names none: add 'else: VALUE'")
+
 
 def _var(name: str) -> str:
     return "_v_" + name

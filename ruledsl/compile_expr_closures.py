@@ -248,6 +248,22 @@ class ClosureCompiler:
         t, a, b = self(e.test), self(e.then), self(e.other)
         return lambda w, env: a(w, env) if t(w, env) else b(w, env)
 
+    def c_Match(self, e):
+        subject, span = self(e.subject), e.span
+        cases = [([self(k) for k in c.keys], self(c.value)) for c in e.cases]
+        other = self(e.other) if e.other is not None else None
+
+        def match(w, env):
+            v = subject(w, env)
+            for keys, value in cases:
+                if any(k(w, env) == v for k in keys):
+                    return value(w, env)
+            if other is None:
+                raise GameRuntimeError(span, "R001", "the value matched is none, and no case names none: add "
+                                                     "'else: VALUE'")
+            return other(w, env)
+        return match
+
 
 def _each(src, var, w, env):
     env = dict(env)

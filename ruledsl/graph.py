@@ -8,6 +8,8 @@ conditions (tested before every decision) are the ways the game stops.
 """
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from . import ast
@@ -115,10 +117,10 @@ def build_flow(game, only_rule: str | None = None) -> Flow:
         known = ", ".join(model.rules)
         raise GraphError(f"--rule {only_rule}: no such rule (rules: {known})")
     flow = Flow()
-    bodies = {f"r_{name}": (f"{name}({_params(r.params)})", "rule", r.body) for name, r in model.rules.items()}
+    bodies = {_rule_id(name): (f"{name}({_params(r.params)})", "rule", r.body) for name, r in model.rules.items()}
     for (kind, board), t in model.triggers.items():
         bodies[f"t_{kind}_{board}"] = (f"on {kind} {board}", "trigger", t.body)
-    roots = [f"r_{only_rule}"] if only_rule else [k for k in ("r_setup", "r_flow") if k in bodies] + \
+    roots = [_rule_id(only_rule)] if only_rule else [k for k in ("r_setup", "r_flow") if k in bodies] + \
         [k for k in bodies if k not in ("r_setup", "r_flow")]
     todo, done = list(roots), set()
     while todo:
@@ -140,6 +142,20 @@ def _params(params) -> str:
     return ", ".join(p.name for p in params)
 
 
+def _rule_id(name: str) -> str:
+    """A node id: a rule's name, where a kept base version ("turn (base)") has spaces."""
+    return "r_" + re.sub(r"\W", "_", name)
+
+
+def _rule_called(stmt) -> str | None:
+    """The rule a statement calls: `r(...)` or `let x = r(...)` (a Call of a def is not in `bodies`)."""
+    if isinstance(stmt, ast.CallStmt):
+        return stmt.call.name
+    if isinstance(stmt, ast.Let) and isinstance(stmt.value, ast.Call):
+        return stmt.value.name
+    return None
+
+
 def _add_body(flow, model, key, body, bodies) -> list:
     """Adds the calls, decisions, walks and ends of one body; returns the callees to visit."""
     callees = []
@@ -147,8 +163,9 @@ def _add_body(flow, model, key, body, bodies) -> list:
         label = decision_label(stmt)
         if label is not None:
             flow.edge(key, flow.labelled(f"d_{key}", label, "decision"))
-        if isinstance(stmt, ast.CallStmt) and f"r_{stmt.call.name}" in bodies:
-            callees.append(f"r_{stmt.call.name}")
+        called = _rule_called(stmt)
+        if called is not None and _rule_id(called) in bodies:
+            callees.append(_rule_id(called))
             flow.edge(key, callees[-1])
         elif isinstance(stmt, ast.Walk):
             board = walk_board(model, stmt)

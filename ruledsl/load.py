@@ -53,8 +53,12 @@ def canonical(node):
     if attrs.has(type(node)):
         return (type(node).__name__,) + tuple(
             (f.name, canonical(getattr(node, f.name))) for f in attrs.fields(type(node))
-            if f.name not in ("span", "override"))
+            if f.name not in ("span", "override") and not _omitted(f, getattr(node, f.name)))
     return node
+
+
+def _omitted(field, value) -> bool:
+    return field.metadata.get("omit_at_default", False) and value == field.default
 
 
 def load(path: str, files: dict | None = None) -> Loaded:
@@ -175,7 +179,7 @@ def merge(base: list, variant: list, errors: list) -> list:
                     index = {m.key: i for i, m in reversed(list(enumerate(merged))) if m.key is not None}
                 merged.append(d)
                 continue
-            merged[index[key]] = d
+            merged[index[key]] = _keep_base(d, merged[index[key]], merged)
         elif key is not None and key in index and key != "tiebreak":
             errors.append(Diagnostic(d.span, "E106", f"'{key}' is already defined by the base game; write 'override' to replace it"))
         else:
@@ -183,3 +187,25 @@ def merge(base: list, variant: list, errors: list) -> list:
                 index.setdefault(key, len(merged))
             merged.append(d)
     return merged
+
+
+BASE_CALL = "base"  # in an override of a rule or def, `base(...)` calls the version it replaces
+
+
+def _keep_base(new, old, merged):
+    """The override `new` of `old`; when `new` calls `base(...)`, `old` stays in `merged`
+    under a name no file can write ("turn (base)", "turn (base 2)", ...) and is called there."""
+    if not isinstance(new, (ast.Rule, ast.Def)) or not _calls(new, BASE_CALL):
+        return new
+    taken = {getattr(m, "name", None) for m in merged}
+    hidden = f"{new.name} (base)"
+    n = 1
+    while hidden in taken:
+        n += 1
+        hidden = f"{new.name} (base {n})"
+    merged.append(attrs.evolve(old, name=hidden, override=False))
+    return ast.rename_calls(new, BASE_CALL, hidden)
+
+
+def _calls(decl, name) -> bool:
+    return any(isinstance(n, ast.Call) and n.name == name for n in ast.walk(decl))

@@ -177,11 +177,12 @@ class BodyBuilder:
 
     @v_args(meta=True)
     def end_stmt(self, meta, ch):
-        return ast.EndGame(span=self.span(meta), reason=unquote(ch[0]), winner=ch[1][1] if len(ch) > 1 else None)
+        winner, draw = outcome(ch[1:])
+        return ast.EndGame(span=self.span(meta), reason=unquote(ch[0]), winner=winner, draw=draw)
 
     @v_args(meta=True)
     def return_stmt(self, meta, ch):
-        return ast.Return(span=self.span(meta))
+        return ast.Return(span=self.span(meta), value=ch[0] if ch else None)
 
     @v_args(meta=True)
     def break_stmt(self, meta, ch):
@@ -279,3 +280,21 @@ class BodyBuilder:
     @v_args(meta=True)
     def cond_expr(self, meta, ch):
         return ast.Cond(span=self.span(meta), test=ch[0], then=ch[1], other=ch[2])
+
+    @v_args(meta=True)
+    def match_expr(self, meta, ch):
+        cases = tuple(c for c in ch[1:] if isinstance(c, ast.Case))
+        other = ch[-1] if not isinstance(ch[-1], ast.Case) else None  # `else: VALUE`, after the cases
+        return ast.Match(span=self.span(meta), subject=ch[0], cases=cases, other=other)
+
+    @v_args(meta=True)
+    def match_case(self, meta, ch):
+        return ast.Case(span=self.span(meta), keys=tuple(ch[0]), value=ch[1])
+
+
+def outcome(rest) -> tuple:
+    """(winner expression or None, whether a draw) of an `end`: `winner EXPR`, `draw` or neither."""
+    if not rest:
+        return None, False
+    kind, value = rest[0]
+    return value, kind == "draw"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from lark import v_args
 
 from . import ast
-from .parse_body import unquote
+from .parse_body import outcome, unquote
 
 
 OVERRIDDEN = object()  # what the `override` keyword builds
@@ -194,7 +194,12 @@ class DeclBuilder:
     def rule_decl(self, meta, ch):
         ov, ch = self._split_override(ch)
         params, rest = self._params_body(ch[1:])
-        return ast.Rule(span=self.span(meta), override=ov, name=str(ch[0]), params=params, body=rest[0])
+        returns = rest[0] if len(rest) > 1 else None
+        return ast.Rule(span=self.span(meta), override=ov, name=str(ch[0]), params=params, body=rest[-1],
+                        returns=returns)
+
+    def returns(self, ch):
+        return ch[0]
 
     @v_args(meta=True)
     def trigger_decl(self, meta, ch):
@@ -208,12 +213,15 @@ class DeclBuilder:
     @v_args(meta=True)
     def end_decl(self, meta, ch):
         ov, ch = self._split_override(ch)
-        winner = ch[3][1] if len(ch) > 3 else None
+        winner, draw = outcome(ch[3:])
         return ast.EndWhen(span=self.span(meta), override=ov, name=str(ch[0]), reason=unquote(ch[1]),
-                           cond=ch[2], winner=winner)
+                           cond=ch[2], winner=winner, draw=draw)
 
     def winner(self, ch):
         return ("winner", ch[0])
+
+    def draw(self, ch):
+        return ("draw", None)
 
     @v_args(meta=True)
     def score_decl(self, meta, ch):

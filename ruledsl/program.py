@@ -47,6 +47,7 @@ class EndRT:
     cond: object
     winner: object
     span: object
+    draw: bool = False
 
 
 @attrs.define

@@ -25,6 +25,7 @@ class Frame:
     code: object  # compile.Code
     pc: int
     env: dict
+    result: str | None = None  # the caller's local that takes what this rule gives (`let x = r(...)`)
 
 
 @attrs.define
@@ -52,6 +53,7 @@ class Result:
     ranking: list
     scores: list
     by_rule: bool = True  # False when a step limit stopped the game
+    draw: bool = False  # ended by `end ... draw`: nobody wins
 
 
 @attrs.define
@@ -149,10 +151,10 @@ class Machine:
             self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
 
     # ------------------------------------------------------------ stepping
-    def call(self, code, env):
+    def call(self, code, env, result=None):
         if len(self.frames) >= MAX_DEPTH:
             raise GameRuntimeError(code.span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
-        self.frames.append(Frame(code, 0, env))
+        self.frames.append(Frame(code, 0, env, result))
         return PUSHED
 
     def run(self):
@@ -217,7 +219,7 @@ class Machine:
         for end in self.program.ends:
             if end.cond(self.w, {}):
                 winner = end.winner(self.w, {}) if end.winner else None
-                self.finish(end.reason, winner=winner)
+                self.finish(end.reason, winner=winner, draw=end.draw)
                 return True
         return False
 
@@ -248,7 +250,8 @@ class Machine:
         default), never to this machine's listener."""
         other = copy.copy(self)
         other.w = self.w.clone()
-        other.frames = [Frame(f.code, f.pc, {k: copy_value(v) for k, v in f.env.items()}) for f in self.frames]
+        other.frames = [Frame(f.code, f.pc, {k: copy_value(v) for k, v in f.env.items()}, f.result)
+                        for f in self.frames]
         other.pending = None if self.pending is None else attrs.evolve(
             self.pending, labels=list(self.pending.labels), values=list(self.pending.values))
         other.result = None if self.result is None else attrs.evolve(
@@ -269,7 +272,8 @@ class Machine:
             self.finish(reason, by_rule=False)
 
     # ------------------------------------------------------------ the end
-    def finish(self, reason, winner=None, by_rule=True):
+    def finish(self, reason, winner=None, by_rule=True, draw=False):
+        """Ends the game: `winner` wins; else, unless a draw (or not by a rule), the best score wins."""
         p, w = self.program, self.w
         scores = [p.score(w, s) for s in range(w.n)]
         keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
@@ -278,10 +282,11 @@ class Machine:
         if winner is not None:
             winners = [winner]
             ranking = [winner] + [s for s in ranking if s != winner]
-        elif alive and by_rule:
+        elif alive and by_rule and not draw:
             winners = [s for s in alive if keys[s] == keys[ranking[0]]]
         else:
             winners = []
         self.pending = None
-        self.result = Result(reason=reason, winners=winners, ranking=ranking, scores=scores, by_rule=by_rule)
+        self.result = Result(reason=reason, winners=winners, ranking=ranking, scores=scores, by_rule=by_rule,
+                             draw=draw)
         self.emit("end", reason=reason, winners=winners)

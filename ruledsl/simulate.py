@@ -109,7 +109,8 @@ class Summary:
     steps: list = attrs.Factory(list)
     wins: list = attrs.Factory(list)
     shared: int = 0  # games with more than one winner (a draw or a shared victory)
-    no_winner: int = 0  # games nobody won (e.g. stopped by the step limit)
+    no_winner: int = 0  # games nobody won (draws, or stopped by the step limit)
+    draws: int = 0  # games a rule ended as a draw (`end ... draw`)
     seconds: float = 0.0
     records: list | None = None  # a GameRecord per finished game, when asked for
     path: str = ""  # the game file, for the replay commands of failed games
@@ -129,6 +130,7 @@ class Summary:
             self.shared += 1
         elif not result.winners:
             self.no_winner += 1
+            self.draws += result.draw
         if self.records is not None:
             self.records.append(GameRecord(seed, steps, result.reason, tuple(result.winners),
                                            tuple(result.scores)))
@@ -150,6 +152,7 @@ class Summary:
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.shared += other.shared
         self.no_winner += other.no_winner
+        self.draws += other.draws
         if self.records is not None and other.records is not None:
             self.records += other.records
 
@@ -177,6 +180,7 @@ class Summary:
             "wins": list(self.wins),
             "shared_wins": self.shared,
             "no_winner": self.no_winner,
+            "draws": self.draws,
             "seconds": round(self.seconds, 3),
             "playouts_per_second": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
         }
@@ -187,7 +191,8 @@ class Summary:
         lines += [f"  {reason}: {count}" for reason, count in data["ended"].items()] or ["  (none)"]
         lines.append(f"steps: mean {data['steps_mean']}, median {data['steps_median']}")
         lines.append("wins by seat: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(self.wins))
-                     + f" (shared by several: {self.shared}, won by nobody: {self.no_winner})")
+                     + f" (shared by several: {self.shared}, won by nobody: {self.no_winner}, of which draws: "
+                       f"{self.draws})")
         lines.append(f"time: {data['seconds']} s ({data['playouts_per_second']} playouts/s)")
         return lines
 

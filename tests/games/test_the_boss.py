@@ -304,6 +304,20 @@ def test_tb05_with_the_deck_in_listed_order_the_game_lasts_five_rounds():
     assert m.result is not None and m.w.shared["round"] == 5
 
 
+def test_tb01_rounds_and_turns_are_counted():
+    """`round` is the round being played and `turn` the turns begun by all players
+    together: with two players and five cards each, round 1 has ten turns (one card
+    revealed in each), and round 2 begins with turn 11."""
+    m = begin(2)
+    reveals = []
+    while m.w.shared["round"] == 1:
+        if m.pending.name == "card to reveal":
+            reveals.append((m.pending.seat, m.w.shared["turn"]))
+        quiet_step(m)
+    assert reveals == [(0, 1), (1, 2), (0, 3), (1, 4), (0, 5), (1, 6), (0, 7), (1, 8), (0, 9), (1, 10)]
+    assert m.w.shared["round"] == 2 and m.w.shared["turn"] == 11 and m.pending.seat == 1  # the new dealer
+
+
 def test_tb05_tb09_knobs_a_house_rule_can_override(tmp_path):
     """BADGES_TO_END is a constant a variant overrides: with two matching badges the
     second blue badge (round 2) makes the last round."""

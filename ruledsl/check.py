@@ -1,11 +1,14 @@
 """Check stage: resolves every name and type of a loaded game, collecting all errors."""
 from __future__ import annotations
 
+import os
+import re
+
 from . import ast
 from .budget import MAX_SPACES
 from .check_body import GLOBAL_COLLECTIONS, GLOBAL_VALUES, BodyChecker, Scope
 from .check_stmt import can_fall_through
-from .errors import Diagnostic, RuleError, Span
+from .errors import MAX_SHOWN, Diagnostic, RuleError, Span
 from .load import Loaded
 from .types import ANY, BOOL, INT, NULLABLE, PLAYER, BoardInfo, CardSet, Model, T, assignable, elem_of
 
@@ -18,9 +21,50 @@ def check(loaded: Loaded) -> Model:
     errors: list = []
     model = Checker(errors, loaded.path).run(loaded.decls)
     if errors:
+        errors = _at_the_overrides(errors, loaded)
         errors.sort(key=lambda d: (d.span.path != loaded.path, d.span.path, d.span.line, d.span.col))
         raise RuleError(errors, loaded.sources)
     return model
+
+
+def _at_the_overrides(errors: list, loaded: Loaded) -> list:
+    """An error on a base game's line that names what a later file overrides is the
+    override's doing: it is reported at the override, naming the base line it breaks.
+    (The first MAX_SHOWN errors are looked at: only those are shown.)"""
+    overrides = [d for d in loaded.decls if d.override and getattr(d, "name", None)]
+    if not overrides:
+        return errors
+    lines: dict = {}
+    out = []
+    for i, d in enumerate(errors):
+        if i < MAX_SHOWN and d.span.path in loaded.chain and d.span.path != loaded.path:
+            if d.span.path not in lines:
+                lines[d.span.path] = loaded.sources.get(d.span.path, "").splitlines()
+            d = _at_the_override(d, lines[d.span.path], loaded, overrides)
+        out.append(d)
+    return out
+
+
+def _at_the_override(d: Diagnostic, lines: list, loaded: Loaded, overrides: list) -> Diagnostic:
+    later = loaded.chain[loaded.chain.index(d.span.path) + 1:]
+    base_line = f"{os.path.relpath(d.span.path, os.path.dirname(loaded.path) or '.')}:{d.span.line}:{d.span.col}"
+    text = lines[d.span.line - 1] if 0 < d.span.line <= len(lines) else ""
+    for decl in overrides:
+        if decl.span.path in later and (re.search(rf"\b{re.escape(decl.name)}\b", text)
+                                        or f"'{decl.name}'" in d.message):
+            return Diagnostic(decl.span, d.code, f"{d.message}, at {base_line}: a line of the base game that "
+                                                 f"this override of '{decl.name}' breaks")
+    return d
+    later = loaded.chain[loaded.chain.index(d.span.path) + 1:]
+    lines = loaded.sources.get(d.span.path, "").splitlines()
+    text = lines[d.span.line - 1] if 0 < d.span.line <= len(lines) else ""
+    for decl in loaded.decls:
+        key = getattr(decl, "name", None)
+        if decl.override and key and decl.span.path in later and (
+                re.search(rf"\b{re.escape(key)}\b", text) or f"'{key}'" in d.message):
+            return Diagnostic(decl.span, d.code, f"{d.message}, at {base_line}: a line of the base game that "
+                                                 f"this override of '{key}' breaks")
+    return d
 
 
 class Checker:
@@ -142,7 +186,7 @@ class Checker:
         for p in params:
             t = self.m.resolve_type(p.type)
             if t is None:
-                self.err(p.type, "E309", f"unknown type '{p.type.name}'")
+                self.err(p.type, "E309", f"unknown type '{p.type.name}'{self.type_hint(p.type.name)}")
                 t = ANY
             if p.name in types:
                 self.err(p, "E310", f"parameter '{p.name}' appears twice")
@@ -151,6 +195,10 @@ class Checker:
                 self.value(p.default, t)
                 defaults[p.name] = p.default
         return types, defaults
+
+    def type_hint(self, name) -> str:
+        m = self.m
+        return self.body.suggest(name, ["int", "bool", "player", *m.enums, *m.boards, *m.cardsets])
 
     def value(self, v: ast.Value, t: T):
         ok = {
@@ -293,7 +341,7 @@ class Checker:
     def field_default(self, f):
         t = self.m.resolve_type(f.type)
         if t is None:
-            self.err(f.type, "E309", f"unknown type '{f.type.name}'")
+            self.err(f.type, "E309", f"unknown type '{f.type.name}'{self.type_hint(f.type.name)}")
             return
         if f.type.optional and t.kind not in NULLABLE:
             self.err(f.type, "E326", f"{t} cannot be none, so '?' does not fit")
@@ -340,7 +388,7 @@ class Checker:
             return None
         t = self.m.resolve_type(ref)
         if t is None:
-            self.err(ref, "E309", f"unknown type '{ref.name}'")
+            self.err(ref, "E309", f"unknown type '{ref.name}'{self.type_hint(ref.name)}")
             return ANY
         if ref.optional and t.kind not in NULLABLE:
             self.err(ref, "E234", f"a rule's result of type {t} can't be none: write '-> {t}'")

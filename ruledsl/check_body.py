@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import ast
 from .budget import MAX_RANGE
 from .check_stmt import StmtChecks
-from .errors import Diagnostic
+from .errors import Diagnostic, Suggestions
 from .load import BASE_CALL
 from .types import ANY, BOOL, INT, NONE, PLAYER, STR, T, assignable, coll, comparable, elem_of
 
@@ -43,6 +43,7 @@ class BodyChecker(StmtChecks):
         self.depth = 0  # how deep expr() is nested now
         self.loop_depth = 0  # loops around the statement being checked (for 'break')
         self.too_deep = False  # E232 already reported (once is enough)
+        self.suggest = Suggestions()
         self.result: T | None = None  # the type the rule being checked gives (`-> TYPE`), if any
         self.result_may_be_none = False
 
@@ -93,9 +94,19 @@ class BodyChecker(StmtChecks):
             self.err(e, "E205", f"zone '{e.name}' is per {self.m.zones[e.name].per}: write {e.name}[...]")
         t = self.name_type(e.name, scope)
         if t is None:
-            self.err(e, "E202", f"unknown name '{e.name}'")
+            self.err(e, "E202", f"unknown name '{e.name}'{self.suggest(e.name, self.known_names(scope))}")
             return ANY
         return t
+
+    def known_names(self, scope):
+        """Every name an expression here can read (for "did you mean"), locals first."""
+        m, s = self.m, scope
+        while s is not None:
+            yield from s.names
+            s = s.parent
+        for table in (GLOBAL_COLLECTIONS, GLOBAL_VALUES, m.const_types, m.shared_fields, m.enum_of_value,
+                      m.board_of_space, m.zones, m.enums, m.boards, m.cardsets):
+            yield from table
 
     def name_type(self, name, scope):
         local = scope.lookup(name)
@@ -127,14 +138,22 @@ class BodyChecker(StmtChecks):
     def x_Attr(self, e, scope):
         if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and scope.lookup(e.obj.name) is None:
             if e.name not in self.m.enums[e.obj.name]:
-                self.err(e, "E203", f"enum '{e.obj.name}' has no value '{e.name}'")
+                self.err(e, "E203", f"enum '{e.obj.name}' has no value '{e.name}'"
+                                    f"{self.suggest(e.name, self.m.enums[e.obj.name])}")
             return T("enum", e.obj.name)
         ot = self.expr(e.obj, scope)
         t = self.attr_type(ot, e.name)
         if t is None:
-            self.err(e, "E204", f"{ot} has no attribute '{e.name}'")
+            self.err(e, "E204", f"{ot} has no attribute '{e.name}'{self.suggest(e.name, self.attr_names(ot))}")
             return ANY
         return t
+
+    def attr_names(self, ot: T) -> list:
+        m = self.m
+        if ot.kind == "player":
+            return [*m.player_fields, "seat", "alive"]
+        info = m.boards.get(ot.name) if ot.kind == "space" else m.cardsets.get(ot.name) if ot.kind == "card" else None
+        return [*info.params, *info.fields] if info is not None else []
 
     def attr_type(self, ot: T, name: str):
         m = self.m
@@ -203,7 +222,8 @@ class BodyChecker(StmtChecks):
         if e.name in AGGREGATES:
             self.err(e, "E208", f"'{e.name}' takes a binding: write {e.name}(x in S ...)")
             return ANY
-        self.unknown_call(e, "E209", f"unknown function '{e.name}'")
+        self.unknown_call(e, "E209", f"unknown function '{e.name}'"
+                                     f"{self.suggest(e.name, [*self.m.defs, *BUILTINS, *AGGREGATES, *self.m.rules])}")
         for a in e.args:
             self.expr(a, scope)
         return ANY

@@ -63,7 +63,8 @@ class StmtChecks:
             if self.name_type(target.name, scope) is not None:
                 self.err(target, "E223", f"'{target.name}' cannot be assigned")
                 return ANY
-            self.err(target, "E202", f"unknown name '{target.name}'")
+            self.err(target, "E202", f"unknown name '{target.name}'"
+                                     f"{self.suggest(target.name, self.known_names(scope))}")
             return ANY
         if isinstance(target, ast.Attr):
             t = self.expr(target, scope)
@@ -91,7 +92,7 @@ class StmtChecks:
         elif call.name in self.m.defs:
             self.err(s, "E224", f"'{call.name}' is a def (a value); use it inside an expression")
         else:
-            self.unknown_call(call, "E225", f"unknown rule '{call.name}'")
+            self.unknown_call(call, "E225", f"unknown rule '{call.name}'{self.suggest(call.name, self.m.rules)}")
             for a in call.args:
                 self.expr(a, scope)
 

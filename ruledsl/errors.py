@@ -8,6 +8,8 @@ Rendered the same way everywhere:
 """
 from __future__ import annotations
 
+import difflib
+
 import attrs
 
 
@@ -117,3 +119,21 @@ RUNTIME_FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 def failure_message(err: Exception) -> str:
     return f"this step failed ({type(err).__name__}: {err}); a value was probably none"
+
+
+class Suggestions:
+    """Hints for unknown names: "; did you mean 'three_sectors'?" for the nearest known one.
+
+    Only the first MAX_SHOWN unknown names get a hint: a hostile file may have thousands,
+    and each hint compares the name with every candidate."""
+
+    def __init__(self):
+        self.asked = 0
+
+    def __call__(self, name: str, candidates) -> str:
+        self.asked += 1
+        if self.asked > MAX_SHOWN:
+            return ""
+        close = difflib.get_close_matches(name, [c for c in dict.fromkeys(candidates) if c != name], n=1, cutoff=0.7)
+        return f"; did you mean '{close[0]}'?" if close else ""
+

@@ -14,7 +14,7 @@ import os
 import attrs
 
 from . import ast, shipped
-from .errors import Diagnostic, RuleError, Span
+from .errors import Diagnostic, RuleError, Span, Suggestions
 from .parse import parse_file, parse_text
 
 MAX_CHAIN = 16
@@ -157,6 +157,7 @@ def _load(path, sources, chain, errors, depth, files):
 
 
 def merge(base: list, variant: list, errors: list) -> list:
+    suggest = Suggestions()
     merged = list(base)
     index = {}
     for i, d in enumerate(merged):
@@ -170,7 +171,8 @@ def merge(base: list, variant: list, errors: list) -> list:
             continue
         if d.override:
             if key not in index:
-                errors.append(Diagnostic(d.span, "E105", f"override of '{key}', which the base game does not have"))
+                errors.append(Diagnostic(d.span, "E105", f"override of '{key}', which the base game does not have"
+                                                         f"{suggest(key, [k for k in index if k])}"))
                 continue
             if key == "tiebreak":
                 if not tiebreaks_replaced:

@@ -191,8 +191,8 @@ class Summary:
         lines += [f"  {reason}: {count}" for reason, count in data["ended"].items()] or ["  (none)"]
         lines.append(f"steps: mean {data['steps_mean']}, median {data['steps_median']}")
         lines.append("wins by seat: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(self.wins))
-                     + f" (shared by several: {self.shared}, won by nobody: {self.no_winner}, of which draws: "
-                       f"{self.draws})")
+                     + f" (shared by several: {self.shared}, won by nobody: {self.no_winner}"
+                       + (f", of which draws: {self.draws})" if self.draws else ")"))
         lines.append(f"time: {data['seconds']} s ({data['playouts_per_second']} playouts/s)")
         return lines
 

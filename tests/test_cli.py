@@ -244,7 +244,8 @@ def test_simulate_json(games_dir):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert list(data) == ["games", "errors", "error_list", "errors_not_listed", "ended", "steps_mean",
-                          "steps_median", "wins", "shared_wins", "no_winner", "seconds", "playouts_per_second"]
+                          "steps_median", "wins", "shared_wins", "no_winner", "draws", "seconds",
+                          "playouts_per_second"]
     assert data["games"] == 40 and data["errors"] == 0
     assert sum(data["ended"].values()) == 40 and set(data["ended"]) <= {"crossed the line", "one runner left"}
     assert sum(data["wins"]) == 40 and len(data["wins"]) == 3

@@ -355,7 +355,7 @@ def test_bb11_money_trouble_offers_sales_then_shut_downs():
           ("business to sell", "newsstand"), ("buyer", "seat 1"), ("asking price", "8"),
           ("buy the business", "pass"))
     drive(m, ("money trouble", "shut down a business"), ("business to shut down", "newsstand"))
-    assert pl(m, 0)["money"] == 3 - 10 + 4
+    assert pl(m, 0)["money"] == 3 + 4          # the 5M fine is paid once covered
     drive(m, ("money trouble", "sell to a boss"), ("sell to a Boss", "a business"),
           ("business to sell", "shoe_shine"), ("buyer", "seat 2"), ("asking price", "8"),
           ("buy the business", "pass"))
@@ -391,6 +391,65 @@ def test_bb11_forced_out_when_the_debt_stays_uncovered():
     assert m.pending.labels == ["financially ruined"]
     drive(m, ("money trouble", "financially ruined"))
     assert not m.w.alive[0]
+
+
+def test_bb11_a_soldier_on_a_business_can_be_sold_in_money_trouble():
+    m = begin(3, rolls=[1, 1])
+    to_top(m, "fined 5M", "special_deck")
+    place(m, 0, "barber_shop")
+    own(m, 0, "newsstand", "shoe_shine", policy=True)
+    pl(m, 0)["money"], pl(m, 0)["soldiers"] = 3, 0     # both Soldiers are on Businesses
+    roll(m)
+    drive(m, ("use the Overpass", "pass"), ("money trouble", "sell to a boss"))
+    assert "a soldier" in m.pending.labels
+    drive(m, ("sell to a Boss", "a soldier"), ("buyer", "seat 1"), ("asking price", "10"),
+          ("buy the soldier", "buy the soldier"), ("which soldier", "one on a business"),
+          ("business", "newsstand"))
+    assert not sq(m, "newsstand")["policy"] and sq(m, "shoe_shine")["policy"]
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["posted"]) == (0, 1)
+    assert (pl(m, 1)["soldiers"], pl(m, 1)["bought"]) == (6, 1)
+    assert pl(m, 0)["money"] == 3 + 10 - 10 and m.w.alive[0]
+
+
+def test_bb11_a_held_bada_boost_pass_is_played_before_ruin():
+    m = begin(3, rolls=[1, 1])
+    to_top(m, "fined 5M", "special_deck")
+    place(m, 0, "barber_shop")
+    give_pass(m, 0, "Bada Boost Pass")
+    pl(m, 0)["money"], pl(m, 0)["soldiers"] = 3, 1
+    for s in (1, 2):
+        pl(m, s)["money"] = 1   # nobody can buy the pass
+    roll(m)
+    drive(m, ("use the Overpass", "pass"))
+    assert m.pending.labels == ["play the Bada Boost Pass"]   # not yet "financially ruined"
+    drive(m, ("money trouble", "play the Bada Boost Pass"), ("bada boost", "grab the Cash Stash"))
+    assert pl(m, 0)["money"] == 3 + 20 - 10 and m.w.alive[0]
+    assert passes(m, 0) == [] and m.w.shared["stash_money"] == 20
+
+
+def test_bb06_bb11_a_ruined_boss_pays_the_creditor_what_they_could_raise():
+    m = begin(3, rolls=[1, 1])
+    own(m, 1, "shoe_shine", policy=True)            # the tax is 2M
+    pl(m, 0)["money"], pl(m, 0)["soldiers"] = 3, 1  # 1.5M and nothing to sell
+    on_table = sum(p["money"] for p in m.w.players) + m.w.shared["stash_money"]
+    before = pl(m, 1)["money"]
+    roll(m)
+    assert m.pending.seat == 0 and m.pending.labels == ["financially ruined"]
+    drive(m, ("money trouble", "financially ruined"))
+    assert not m.w.alive[0]
+    assert pl(m, 1)["money"] == before + 3 and pl(m, 2)["money"] == 200   # nothing left to divide
+    # no money from nowhere: what is on the table did not grow
+    assert sum(p["money"] for p in m.w.players) + m.w.shared["stash_money"] == on_table
+
+
+def test_bb11_a_boss_who_can_cover_a_debt_pays_it_in_full():
+    m = begin(3, rolls=[1, 1])
+    own(m, 1, "shoe_shine", policy=True)
+    own(m, 0, "casino")
+    pl(m, 0)["money"] = 3
+    roll(m)
+    drive(m, ("money trouble", "shut down a business"), ("business to shut down", "casino"))
+    assert pl(m, 0)["money"] == 3 + 20 - 4 and pl(m, 1)["money"] == 202 + 4
 
 
 # ---------------------------------------------------------------- BB-12

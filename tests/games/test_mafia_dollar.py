@@ -257,6 +257,40 @@ def test_md03_phases_in_order_draw_play_actions():
     assert ids(m, "street", 0) == [g]
 
 
+def test_md03_rounds_and_turns_are_counted():
+    """The shared counters house rules are written against: `round` is the round being
+    played (1 in the first), `turn` the turns begun by all players together."""
+    m = new_game(3)
+    assert (m.w.shared["round"], m.w.shared["turn"]) == (1, 1)
+    to_actions(m)  # seat 0's turn, then the offers at the start of seat 1's
+    assert m.pending.seat == 1 and (m.w.shared["round"], m.w.shared["turn"]) == (1, 2)
+    to_actions(m)
+    assert m.pending.seat == 2 and (m.w.shared["round"], m.w.shared["turn"]) == (1, 3)
+    to_actions(m)
+    assert m.pending.seat == 0 and (m.w.shared["round"], m.w.shared["turn"]) == (2, 4)
+
+
+def test_knobs_a_house_rule_can_override(tmp_path, monkeypatch):
+    """Issue 10: the amounts are constants a variant overrides in one line each."""
+    monkeypatch.setenv("RULEDSL_ALLOW_ABSOLUTE_EXTENDS", "1")
+    house = tmp_path / "house.game"
+    house.write_text(f'extends "{ROOT / GAME}"\n'
+                     "override const START_WAREHOUSES = 2\n"
+                     "override const HAND_SIZE = 7\n"
+                     "override const ACTIONS_PER_WAREHOUSE = 2\n"
+                     "override const WAREHOUSE_PENALTY = 3\n")
+    m = start(str(house), 2)
+    assert [len(ids(m, "yard", s)) for s in (0, 1)] == [2, 2]
+    assert [len(ids(m, "hand", s)) for s in (0, 1)] == [8, 7]  # seat 0 has drawn
+    assert m.program.score(m.w, 1) == -2 * 3
+    gangsters = [hire(m, 0, label) for label in ("Gangster 3/0 [1 key]", "Gangster 1/1 [8 key]", "Gangster 2/2 [5 newspaper]")]
+    to_actions(m)
+    # two warehouses, two actions each: more than the base game's two
+    for g in gangsters:
+        drive(m, ("gangster action", "send a gangster out"), ("gangster", lab(m, g)))
+    assert sorted(ids(m, "street", 0)) == sorted(gangsters)
+
+
 # ---------------------------------------------------------------- MD-04
 def test_md04_a_trade_offer_accepted_swaps_one_card_each():
     m = new_game(3)

@@ -229,6 +229,19 @@ class May(Stmt):
 
 
 @node
+class Window(Stmt):
+    """`window q in SEATS as "LABEL" [if GUARD] { BODY }`: a response window. The seats are
+    asked in turn whether to LABEL (or pass); one who does runs BODY, and the window stays
+    open until every seat in a row has passed (or was skipped by GUARD). `break` closes it.
+    It is written in terms of other statements: sugar.py."""
+    var: str
+    seats: Expr
+    label: str
+    guard: Expr | None
+    body: tuple
+
+
+@node
 class MoveCard(Stmt):
     card: Expr
     dest: Expr
@@ -504,14 +517,16 @@ def walk(node):
                 yield from walk(getattr(node, f.name))
 
 
-def rename_calls(node, old: str, new: str):
-    """`node` with every call of `old` (as an expression or a statement) calling `new`."""
+def transform(node, fn):
+    """`node` rebuilt bottom up, with `fn(n)` in place of each attrs node `n` (children first)."""
     if isinstance(node, tuple):
-        return tuple(rename_calls(item, old, new) for item in node)
+        return tuple(transform(item, fn) for item in node)
     if not attrs.has(type(node)):
         return node
-    changes = {f.name: rename_calls(getattr(node, f.name), old, new) for f in attrs.fields(type(node))
-               if f.name != "span"}
-    if isinstance(node, Call) and node.name == old:
-        changes["name"] = new
-    return attrs.evolve(node, **changes)
+    changes = {f.name: transform(getattr(node, f.name), fn) for f in attrs.fields(type(node)) if f.name != "span"}
+    return fn(attrs.evolve(node, **changes))
+
+
+def rename_calls(node, old: str, new: str):
+    """`node` with every call of `old` (as an expression or a statement) calling `new`."""
+    return transform(node, lambda n: attrs.evolve(n, name=new) if isinstance(n, Call) and n.name == old else n)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import ast
+from . import ast, sugar
 from .budget import MAX_SPACES
 from .check_body import GLOBAL_COLLECTIONS, GLOBAL_VALUES, BodyChecker, Scope
 from .check_stmt import can_fall_through
@@ -19,7 +19,7 @@ SPECIAL_RULES = ("setup", "flow")
 
 def check(loaded: Loaded) -> Model:
     errors: list = []
-    model = Checker(errors, loaded.path).run(loaded.decls)
+    model = Checker(errors, loaded.path).run(sugar.lower(loaded.decls))
     if errors:
         errors = _at_the_overrides(errors, loaded)
         errors.sort(key=lambda d: (d.span.path != loaded.path, d.span.path, d.span.line, d.span.col))

@@ -129,6 +129,12 @@ class BodyBuilder:
         return ast.May(span=self.span(meta), by=ch[0], label=unquote(ch[1]), guard=guard, body=ch[-1])
 
     @v_args(meta=True)
+    def window_stmt(self, meta, ch):
+        guard = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "guard"), None)
+        return ast.Window(span=self.span(meta), var=str(ch[0]), seats=ch[1], label=unquote(ch[2]), guard=guard,
+                          body=ch[-1])
+
+    @v_args(meta=True)
     def move_stmt(self, meta, ch):
         return ast.MoveCard(span=self.span(meta), card=ch[0], dest=ch[1], bottom=False)
 

@@ -149,3 +149,54 @@ def test_match_picks_the_first_case_naming_the_value_and_refuses_a_none_it_does_
     assert err.value.diagnostic.code == "R001" and "no case names none" in err.value.diagnostic.message
     assert said == ["jail: key, stuck", "at_home: newspaper, stuck", "beat_up: aid_kit, hurt",
                     "girlfriend: hat, busy", "225"]
+
+
+WINDOW = """
+player { coins: int = 3 }
+shared { trades: int = 0 }
+rule flow() {
+  window q in [o in players where o != seat(0)] as "give a coin" if q.coins > MIN {
+    q.coins -= 1
+    seat(0).coins += 1
+    trades += 1
+    if trades >= LIMIT { break }
+  }
+  end "closed"
+}
+"""
+
+
+def _window(tmp_path, limit=9, players=3, before="", least=0):
+    return run_text(tmp_path, f"const LIMIT = {limit}\nconst MIN = {least}\n" + WINDOW.replace("rule flow() {", "rule flow() {" + before),
+                    players=players)
+
+
+def _asked(m, *answers) -> list:
+    """Answers the window's questions in turn; returns the seats asked."""
+    seats = []
+    for answer in answers:
+        assert m.pending.name == "give a coin"
+        seats.append(m.pending.seat)
+        m.choose(answer)
+    return seats
+
+
+def test_a_window_stays_open_until_every_seat_in_a_row_has_passed(tmp_path):
+    m = _window(tmp_path)
+    assert _asked(m, "give a coin", "pass", "pass") == [1, 2, 1]
+    assert m.result is not None and m.w.shared["trades"] == 1
+
+
+def test_a_seat_the_guard_leaves_out_is_not_asked_and_break_closes_the_window(tmp_path):
+    m = _window(tmp_path, least=2)
+    assert _asked(m, "pass", "give a coin", "pass") == [1, 2, 1]  # then seat 2 has 2 coins: not asked
+    assert m.result is not None and m.w.shared["trades"] == 1
+    m = _window(tmp_path, limit=1)
+    assert _asked(m, "give a coin") == [1]
+    assert m.result is not None and m.w.players[0]["coins"] == 4
+
+
+def test_an_eliminated_seat_is_not_asked_in_a_window(tmp_path):
+    m = _window(tmp_path, players=4, before=" eliminate seat(2)")
+    assert _asked(m, "pass", "pass") == [1, 3]
+    assert m.result is not None

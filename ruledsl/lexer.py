@@ -14,7 +14,7 @@ DECLARATIONS = ("game", "players", "const", "enum", "player", "shared", "board",
 STATEMENTS = ("let", "if", "else", "for", "each", "in", "while", "loop", "repeat", "break", "return", "pass",
               "choose", "option", "may", "by", "as", "say", "reveal", "to", "move", "draw", "from", "shuffle",
               "refill", "roll", "eliminate", "when", "where", "then", "via", "steps", "land", "all", "asc",
-              "desc", "x")
+              "desc", "x", "match", "case", "window")
 OPERATORS = ("and", "or", "not")
 CONSTANTS = ("true", "false", "none")
 

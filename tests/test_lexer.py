@@ -57,3 +57,13 @@ def test_pygmentize_highlights_bada_bing_with_no_error_tokens():
     proc = subprocess.run([sys.executable, "-m", "pygments", "-l", "ruledsl", "-f", "raw",
                            str(ROOT / "games" / "bada_bing.game")], capture_output=True, text=True, check=True)
     assert "Token.Keyword" in proc.stdout and "Token.Error" not in proc.stdout
+
+
+def test_every_keyword_of_the_grammar_is_highlighted():
+    import re
+    from importlib.resources import files
+    from ruledsl import lexer
+    grammar = files("ruledsl").joinpath("ruledsl.lark").read_text(encoding="utf-8")
+    keywords = set(re.findall(r'"([a-z_]+)"', grammar))
+    known = set(lexer.DECLARATIONS + lexer.STATEMENTS + lexer.OPERATORS + lexer.CONSTANTS)
+    assert keywords - known == set()

@@ -94,6 +94,7 @@ class HumanAgent:
 
     def choose(self, view, decision) -> int:
         click.echo(f"--- seat {self.seat} to choose: {decision.name} ---")
+        click.echo(f"what seat {self.seat} sees (other seats' hidden cards are not shown):")
         click.echo(render_view(view, self.seat, self.terminal))
         if self.last_view is not None:
             click.echo(changed_text(self.last_view, view))

@@ -257,12 +257,14 @@ class CheckedRun:
     steps: int
 
 
-def check_run(program, records, listener=None, writer=None, reference: Reference | None = None) -> CheckedRun:
+def check_run(program, records, listener=None, writer=None, reference: Reference | None = None,
+              before=None) -> CheckedRun:
     """Replays every recorded step, checking each; raises Divergence at the first misfit.
 
     `writer` (a TranscriptWriter listening to the machine) makes the choices so
     their records are narrated; `reference`, the recorded rules played beside,
-    gives the expected state after set-up and wherever a record has no digest."""
+    gives the expected state after set-up and wherever a record has no digest; `before(machine)`,
+    if given, is called at each recorded decision before it is made."""
     chance = chance_of(records)
     decisions = decisions_of(records)
     events = Events(records, listener)
@@ -279,14 +281,15 @@ def check_run(program, records, listener=None, writer=None, reference: Reference
         last = index == len(decisions) - 1
         ends = last and result is not None and result["by_rule"]
         try:
-            _check_decision(machine, writer, chance, record, decisions[index:], reference, ends, last)
+            _check_decision(machine, writer, chance, record, decisions[index:], reference, ends, last, before)
         except RecordingEnds:
             return CheckedRun(machine, index)  # cut during this step: the steps before it are the prefix
         events.check(record["step"], last)
     return CheckedRun(machine, len(decisions))
 
 
-def _check_decision(machine, writer, chance, record, recorded_from_here, reference, ends: bool, last: bool):
+def _check_decision(machine, writer, chance, record, recorded_from_here, reference, ends: bool, last: bool,
+                    before=None):
     step, seat, name, label = record["step"], record["seat"], record["decision"], record["choice"]
     chosen = f"seat {seat} chose {quoted(label)} for {name}"
     if machine.result is not None:
@@ -299,6 +302,8 @@ def _check_decision(machine, writer, chance, record, recorded_from_here, referen
         raise Divergence(step, f"{chosen}, which the current rules do not allow there "
                                f"(allowed: {allowed(d.labels)}) (rule at {where(d)})", kind=ILLEGAL)
     chance.step = step
+    if before is not None:
+        before(machine)
     if writer is not None:
         writer.decision(machine, label)
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import attrs
 
+from .agents import render_view
 from .divergence import (Divergence, RecordingEnds, Reference, ReplayChance, ReplayError,  # noqa: F401
                          check_result, check_run, follow)
 from .errors import RuleError
@@ -50,11 +51,21 @@ def replay(game, records, as_seat=None, out=None) -> ReplayReport:
     for note in notes:
         say(note)
     show(header)
+    if as_seat is not None:
+        say(f"      (seen by seat {as_seat}: its own view at each of its decisions, its private reveals; "
+            "other seats' hidden cards and sealed choices are not shown)")
     recorded = recorded_game(records) if notes else None
     writer = TranscriptWriter(on_record=show)
+
+    def seat_view(machine):
+        if machine.pending.seat == as_seat:
+            say(f"      what seat {as_seat} sees:")
+            for line in render_view(machine.w.snapshot(as_seat), as_seat).splitlines():
+                say(f"        {line}")
     try:
         reference = _reference(recorded, records)
-        run = check_run(game.program, records, listener=writer, writer=writer, reference=reference)
+        run = check_run(game.program, records, listener=writer, writer=writer, reference=reference,
+                        before=seat_view if as_seat is not None else None)
         result = next((r for r in records if r["type"] == "result"), None)
         if result is not None:
             check_result(run.machine, result)

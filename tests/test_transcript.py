@@ -349,4 +349,16 @@ def test_a_private_reveal_is_recorded_for_its_seat_and_sealed_for_the_others(tmp
     for seat in (0, NO_SEAT):
         assert narrate(private, as_seat=seat) == ["      reveals something to seat 1 (sealed)"]
     records = records_of(text)
-    assert replay(load_game(str(path)), records, as_seat=0).lines[1] == "      reveals something to seat 1 (sealed)"
+    lines = replay(load_game(str(path)), records, as_seat=0).lines
+    assert lines[1].startswith("      (seen by seat 0: ")
+    assert lines[2] == "      reveals something to seat 1 (sealed)"
+
+
+def test_replay_as_seat_shows_that_seats_view_at_each_of_its_decisions(games_dir):
+    _, text = record_game("secret_bid.game", 2, seed=3)
+    lines = replay(load_game("secret_bid.game"), records_of(text), as_seat=1).lines
+    asked = [i for i, line in enumerate(lines) if line.startswith("[") and "seat 1 chose" in line]
+    assert asked and all(lines[i - 1].startswith("        ") for i in asked)
+    views = [i for i, line in enumerate(lines) if line == "      what seat 1 sees:"]
+    assert len(views) == len(asked)
+    assert not any(line == "      what seat 0 sees:" for line in lines)

@@ -9,7 +9,7 @@ Amnesty, Fly The Coop, WITSEC, ... Money is in 500K units (1M = 2).
 """
 import pytest
 
-from scenario import card, drive, start
+from scenario import ROOT, card, drive, start
 
 GAME = "games/bada_bing.game"
 TABLE = {2: 300, 3: 200, 4: 150, 5: 120, 6: 100, 7: 90, 8: 80}  # BB-01, in 500K
@@ -825,3 +825,20 @@ def test_bb12_the_decks_hold_6_passes_and_2_exclusive_cards():
              "Street Tax Pass", "WITSEC Pass", "Whack Card", "Take Down Card"]
     assert [labels.count(n) for n in names] == [1] * 8
     assert [len(m.w.zones[("pile", d)]) for d in ("offer_deck", "special_deck")] == [30, 30]
+
+
+# ---------------------------------------------------------------- knobs for house rules
+def test_house_rules_override_the_named_amounts(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEDSL_ALLOW_ABSOLUTE_EXTENDS", "1")
+    house = tmp_path / "house.game"
+    house.write_text(f'extends "{ROOT / GAME}"\n'
+                     "override const CLUB_PAY = 4\n"                          # 2M x the dice
+                     "override def policy_price(s: square) = s.price\n")      # the full price
+    m = begin(2, rolls=[1, 1, 3, 3], game=str(house))
+    own(m, 0, "shoe_shine")
+    place(m, 0, "roll_for_survival")
+    deal(m, "buy a protection policy")
+    drive(m, ("business to protect", "shoe_shine"))
+    assert pl(m, 0)["money"] == 310 - 8
+    roll(m)                                   # 2 squares: the Social Club, then a roll of 6
+    assert pl(m, 0)["at"] == "social_club" and pl(m, 0)["money"] == 310 - 8 + 4 * 6

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 
+PLAYERS = (2, 3, 4)  # the player counts of the game file
 HAND_SIZE = 6  # the game file's knobs, with their values there
 BAGS_EACH = 18
 BAGS_IN_BOX = 80
@@ -284,18 +285,9 @@ def play(players: int, rng: random.Random) -> tuple:
 
 
 if __name__ == "__main__":
-    import argparse
-    import time
-    from collections import Counter
+    import sys
+    from pathlib import Path
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    start = time.perf_counter()
-    games = [play(args.players, rng) for _ in range(args.games)]
-    took = time.perf_counter() - start
-    print(f"{args.games / took:.0f} games/s; mean length {sum(g[0] for g in games) / len(games):.1f}")
-    print(Counter(g[1] for g in games), Counter(g[2] for g in games))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from handwritten import main
+    main(play, __doc__, PLAYERS)

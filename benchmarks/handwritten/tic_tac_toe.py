@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+PLAYERS = (2,)  # the player counts of the game file
 WIN = "three in a row"
 DRAW = "the board is full: a draw"
 
@@ -39,16 +40,9 @@ def play(players: int, rng: random.Random, lines_through=LINES_THROUGH) -> tuple
 
 
 if __name__ == "__main__":
-    import argparse
-    import time
-    from collections import Counter
+    import sys
+    from pathlib import Path
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=10000)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    start = time.perf_counter()
-    games = [play(2, rng) for _ in range(args.games)]
-    took = time.perf_counter() - start
-    print(f"{args.games / took:.0f} games/s", Counter(g[2] for g in games))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from handwritten import main
+    main(play, __doc__, PLAYERS)

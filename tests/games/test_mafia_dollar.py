@@ -475,8 +475,12 @@ def test_md05_burglary_sees_the_warehouse_and_takes_one_loot_minus_the_guard_dog
     assert said(m, "6 + 4 - 1 = 9, success")
     # the burglar sees the loot of that warehouse only; his pick is sealed for the others
     assert sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"] and m.pending.secret
+    seen = []
+    m.listener = lambda kind, data: seen.append((kind, data.get("text"), data.get("to")))
     drive(m, ("loot to steal", "Gambling $25,000"))
-    assert said(m, "steals a loot card") and not said(m, "steals Gambling")
+    assert any(t == "steals a loot card" or "steals a loot card" in str(t) for k, t, to in seen)
+    assert not any("steals Gambling" in str(t) for k, t, to in seen)
+    assert ("reveal", "Gambling $25,000", 1) in seen  # the robbed player knows what he lost
     assert labels(m, "stock", warehouse(m, 0)) == ["Gambling $25,000"]
     assert ids(m, "hideout", 0) == [g]
 
@@ -832,7 +836,10 @@ def test_md12_the_dons_birthday_frees_and_collects_one_loot_from_each_other_play
     drive(m, ("warehouse", lab(m, w2)))
     assert m.pending.seat == 1 and sorted(m.pending.labels) == ["Alcohol $5,000", "Gambling $25,000"]
     assert m.pending.secret  # the loot stays face down: sealed for the others
+    seen = []
+    m.listener = lambda kind, data: seen.append((kind, data.get("text"), data.get("to")))
     drive(m, ("birthday present", "Alcohol $5,000"))
+    assert ("reveal", "Alcohol $5,000", 0) in seen  # the present is shown to him alone
     # seat 2 has no loot: nothing to give
     assert labels(m, "stock", w2) == ["Alcohol $5,000"] and loot(m, 0) == ["Alcohol $5,000"]
     assert loot(m, 1) == ["Gambling $25,000"]

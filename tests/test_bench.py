@@ -51,6 +51,27 @@ def test_handwritten_games_are_deterministic_per_seed(module, players):
         assert winners and set(winners) <= set(range(players))
 
 
+class EndsLookedAtEveryTime(mafialand.Mafialand):
+    """Looks at the end conditions before every decision, also when the hand-written
+    game thinks nothing changed since they were false (its `dirty` flag)."""
+
+    def ask(self, options):
+        if not self.dirty:
+            self.dirty = True
+            try:
+                self.check_ends()
+            except mafialand.GameOver as over:
+                raise AssertionError(f"an end condition held unseen: {over.reason}") from None
+        return super().ask(options)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_handwritten_mafialand_never_skips_an_end_condition(players):
+    rng = random.Random(f"ends:{players}")
+    for _ in range(60):
+        EndsLookedAtEveryTime(players, rng).play()
+
+
 def sample(play, games: int, seed: str) -> Counter:
     rng = random.Random(seed)
     return Counter(play(rng) for _ in range(games))

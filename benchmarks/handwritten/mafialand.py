@@ -192,6 +192,7 @@ class Mafialand:
             for h in range(b, b + 4):
                 if own[h] == loser:
                     own[h] = victor
+            self.dirty = True  # the victor may now hold the whole sector
 
     def stalemate(self, a: int, b: int, z: int):
         own, stash = self.owner, self.stash

@@ -6,6 +6,8 @@ import pytest
 
 import fuzz
 
+pytestmark = pytest.mark.slow  # hundreds of mutants checked and played
+
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):

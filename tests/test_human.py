@@ -12,6 +12,8 @@ from ruledsl.agents import changed_text, pick_option, render_view
 from ruledsl.cli import main
 from support import ROOT, run_process
 
+pytestmark = pytest.mark.slow  # drives `ruledsl play` in a terminal (pexpect) and real processes
+
 
 @pytest.mark.parametrize("answer, index", [
     ("2", 1), ("0", None), ("5", None), ("b2", 1), ("B2", 1), ("pa", 2), ("p", 2), ("b", None), ("", None),

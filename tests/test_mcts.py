@@ -16,6 +16,8 @@ from ruledsl.runtime import Machine, RandomChance
 from ruledsl.simulate import simulate_file
 from support import ROOT, run_cli
 
+pytestmark = pytest.mark.slow  # agent strength is measured over many games
+
 TIC_TAC_TOE = str(ROOT / "examples" / "tic_tac_toe.game")
 KUHN = str(ROOT / "examples" / "kuhn_poker.game")
 
@@ -88,14 +90,12 @@ def test_mcts_takes_a_win_and_blocks_a_loss():
     assert machine.pending.labels[agent_o.choose(None, machine.pending, machine)] == "b3"
 
 
-@pytest.mark.slow
 def test_mcts_never_loses_tic_tac_toe_to_random():
     for seat in (0, 1):
         summary = simulate_file(TIC_TAC_TOE, 2, 50, 1, agents=(f"{seat}=mcts",))
         assert summary.wins[seat] == 50, summary.as_json()  # won, or drawn (a draw is a shared win)
 
 
-@pytest.mark.slow
 def test_one_mcts_seat_beats_random_seats_in_bada_bing():
     summary = simulate_file(str(ROOT / "games" / "bada_bing.game"), 2, 10, 1, agents=("0=mcts:20:30",))
     assert summary.errors == 0

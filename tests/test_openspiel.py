@@ -11,6 +11,8 @@ import numpy as np  # noqa: E402
 from ruledsl.openspiel import event_outcome, load_game  # noqa: E402
 from support import ROOT  # noqa: E402
 
+pytestmark = pytest.mark.slow  # OpenSpiel's own checks and algorithms over whole games: minutes
+
 EXAMPLES = ROOT / "examples"
 GAMES = ROOT / "games"
 CLASSICS = ["tic_tac_toe", "kuhn_poker", "goofspiel", "pig"]
@@ -124,7 +126,6 @@ def test_bad_parameters_are_refused():
         load_game(str(EXAMPLES / "kuhn_poker.game"), returns="money")
 
 
-@pytest.mark.slow
 def test_cfr_on_kuhn_poker_reaches_the_game_value():
     from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
     game = load_game(str(EXAMPLES / "kuhn_poker.game"), returns="score")
@@ -137,7 +138,6 @@ def test_cfr_on_kuhn_poker_reaches_the_game_value():
     assert exploitability.exploitability(game, policy) < 0.01
 
 
-@pytest.mark.slow
 def test_openspiel_mcts_never_loses_tic_tac_toe_to_random():
     from open_spiel.python.algorithms import mcts
     game = load_game(str(EXAMPLES / "tic_tac_toe.game"))

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test runs pytest in a fresh process
+
 DOC = Path(__file__).parent.parent / "docs" / "testing.md"
 
 

@@ -10,6 +10,8 @@ import pytest
 
 from support import run_cli
 
+pytestmark = pytest.mark.slow  # starts a local Ray cluster
+
 PIG = str(Path(__file__).resolve().parent.parent / "examples" / "pig.game")
 TIMING = ("seconds", "playouts_per_second")
 

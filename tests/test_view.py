@@ -17,6 +17,8 @@ from ruledsl.view import board_drawings, changes
 from ruledsl.view_layout import grid_coords
 from support import GAMES, ROOT, record_game, run_process
 
+pytestmark = pytest.mark.slow  # draws every game's pages, and drives a headless browser
+
 ARTIFACTS = Path(__file__).parent / "artifacts"
 DATA_BLOCK = re.compile(r'<script type="application/json" id="view-data">(.*?)</script>', re.S)
 

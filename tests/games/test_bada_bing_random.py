@@ -10,6 +10,8 @@ from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
 from support import ROOT
 
+pytestmark = pytest.mark.slow  # a property over many random games
+
 GAME = load_game(str(ROOT / "games/bada_bing.game"))
 RULE_ENDS = {"last Boss standing", "declared the Boss of Bosses"}
 MAX_DECISIONS = 20_000

@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 from ruledsl.pipeline import load_game
 from support import ROOT, random_playout
 
+pytestmark = pytest.mark.slow  # a property over many random games
+
 GAME = load_game(str(ROOT / "games/mafia_dollar.game"))
 MAX_DECISIONS = 20_000
 PENALTY = {1: 25, 2: 50, 3: 100}

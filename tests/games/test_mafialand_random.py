@@ -6,6 +6,8 @@ from hypothesis import strategies as st
 from ruledsl.pipeline import load_game
 from support import ROOT, random_playout
 
+pytestmark = pytest.mark.slow  # a property over many random games
+
 GAME = load_game(str(ROOT / "games/mafialand.game"))
 WILD = load_game(str(ROOT / "games/mafialand/wild_cards.game"))
 RULE_ENDS = {"locked down three sectors", "eliminated every opponent"}

@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 from ruledsl.pipeline import load_game
 from support import ROOT, random_playout
 
+pytestmark = pytest.mark.slow  # a property over many random games
+
 GAME = load_game(str(ROOT / "games/road_to_infamy.game"))
 MAX_DECISIONS = 5_000
 HANDS = 12  # one gangster is flipped per hand

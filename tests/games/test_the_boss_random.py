@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from ruledsl.pipeline import load_game
 from support import ROOT, random_playout
 
+pytestmark = pytest.mark.slow  # a property over many random games
+
 GAME = load_game(str(ROOT / "games/the_boss.game"))
 RULE_ENDS = {"the third matching police badge ended the game", "the game ended after overtime"}
 MAX_DECISIONS = 5_000

@@ -28,6 +28,7 @@ from .resume import resume
 from .runtime import Machine, RandomChance
 from .simulate import limit_reason, simulate_file, terminal_progress
 from .terminal import attach as attach_terminal
+from .cli_types import SEED
 from .terminal import chosen_seed
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
 from .view import ViewError, render_html, view_data
@@ -192,7 +193,7 @@ def check_one(path: str) -> str | None:
 @main.command()
 @click.argument("game_path", metavar="GAME", required=False)
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
-@click.option("--seed", "-s", type=int,
+@click.option("--seed", "-s", type=SEED,
               help="Seed for chance and random agents (default: a random one, printed and recorded).")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
               help="Continue an interrupted recorded game under its recorded rules, seed and seats "
@@ -307,7 +308,7 @@ def playout_options(command):
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
               help="How many games to play.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Game i uses seed SEED+i.")
+@click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="Game i uses seed SEED+i.")
 @playout_options
 @guarded
 def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, agent_specs, backend, address):
@@ -341,7 +342,7 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, 
 @click.option("--players", "-n", type=int, help="Number of players (default: the smallest count both games take).")
 @click.option("--games", "-g", type=click.IntRange(min=1), default=200, show_default=True,
               help="Games played on each of A and B.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="A's game i uses seed SEED+i.")
+@click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="A's game i uses seed SEED+i.")
 @click.option("--seed-b", type=int, help="B's game i uses seed SEED_B+i (default: the same seeds as A).")
 @playout_options
 @guarded
@@ -384,7 +385,7 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
 @main.command()
 @click.argument("game_path", metavar="[GAME]", required=False)
 @click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed for chance and the random agents.")
+@click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="Seed for chance and the random agents.")
 @click.option("--steps", "-k", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random decisions to make first.")
 @click.option("--transcript", "-t", "transcript_path", type=click.Path(dir_okay=False),

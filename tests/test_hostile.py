@@ -11,7 +11,7 @@ from ruledsl.errors import MAX_SHOWN, Diagnostic, RuleError, Span, printable
 from ruledsl.pipeline import load_game
 from ruledsl.replay import Divergence, replay
 from ruledsl.transcript import parse_lines
-from support import record_game
+from support import ROOT, record_game, run_cli
 
 
 def records_of(lines) -> list:
@@ -242,3 +242,10 @@ def test_a_board_of_too_many_spaces_is_refused_by_the_checker(tmp_path):
     result = CliRunner().invoke(main, ["check", str(game)])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{game}:2:1: error: board 'b' has 10,001 spaces; a board has at most 10,000 [E336]")
+
+
+@pytest.mark.parametrize("seed", ["9" * 5000, "1e9", "²", "--"])
+def test_a_seed_that_is_no_64_bit_integer_is_refused_in_one_line(seed):
+    result = run_cli("simulate", ROOT / "examples" / "pig.game", "--games", 1, "--seed", seed)
+    assert result.exit_code == 2 and "is not a seed: a seed is an integer of at most 19 digits" in result.output
+    assert len(result.output) < 400 and "Traceback" not in result.output

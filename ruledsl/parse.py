@@ -8,7 +8,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast
 from .errors import Diagnostic, RuleError, Span
-from .grammar import grammar_text
+from .grammar import grammar_text, parser_cache
 from .parse_body import INTERP, BodyBuilder, unquote
 from .parse_decls import DeclBuilder
 
@@ -22,7 +22,7 @@ READABLE = {
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", propagate_positions=True,
-                start=["start", "expr"], maybe_placeholders=False)
+                start=["start", "expr"], maybe_placeholders=False, cache=parser_cache())
 
 
 def _terminal_words(names) -> str:

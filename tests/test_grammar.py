@@ -1,0 +1,39 @@
+"""The grammar's built parser: cached between runs in a folder of the user's own."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from support import ROOT
+
+PARSE_ALL = ("import glob, sys; from ruledsl.load import load, plays_sha256; "
+             "print(sorted((f, plays_sha256(load(f).decls)) for f in glob.glob('games/*.game')))")
+
+
+def _run(cache_dir) -> str:
+    env = dict(os.environ, RULEDSL_CACHE_DIR=str(cache_dir))
+    return subprocess.run([sys.executable, "-c", PARSE_ALL], cwd=ROOT, env=env, capture_output=True, text=True,
+                          check=True, timeout=120).stdout
+
+
+def test_the_built_parser_is_cached_and_parses_as_a_fresh_one(tmp_path):
+    cache = tmp_path / "cache"
+    fresh = _run("")  # no cache at all
+    assert not cache.exists()
+    first = _run(cache)  # builds and saves
+    files = list(cache.iterdir())
+    assert len(files) == 1 and files[0].stat().st_size > 10_000
+    assert oct(cache.stat().st_mode & 0o777) == "0o700"
+    assert _run(cache) == first == fresh  # loaded from the cache
+
+
+def test_a_broken_cache_file_is_rebuilt_silently(tmp_path):
+    cache = tmp_path / "cache"
+    _run(cache)
+    (path,) = cache.iterdir()
+    path.write_bytes(path.read_bytes()[:100])
+    env = dict(os.environ, RULEDSL_CACHE_DIR=str(cache))
+    out = subprocess.run([sys.executable, "-m", "ruledsl", "check", "examples/pig.game"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stderr == "" and path.stat().st_size > 10_000

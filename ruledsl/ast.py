@@ -421,11 +421,20 @@ class SpaceRow:
 
 
 @node
+class SpaceProduct:
+    """`each i in 1..9: space "ne{i}" VALUES`: a row per combination, lowered to SpaceRows (sugar.py)."""
+    span: Span
+    bindings: tuple  # ((name, Expr), ...)
+    name: Str  # the space's name, interpolating the bindings
+    values: tuple  # Value or Expr (written in parentheses)
+
+
+@node
 class Board(Decl):
     name: str
     params: tuple
     topology: str | None
-    spaces: tuple
+    spaces: tuple  # SpaceRow (SpaceProduct until sugar.lower)
     links: tuple  # ((a, b, span), ...)
     fields: tuple
 

@@ -19,7 +19,7 @@ SPECIAL_RULES = ("setup", "flow")
 
 def check(loaded: Loaded) -> Model:
     errors: list = []
-    model = Checker(errors, loaded.path).run(sugar.lower(loaded.decls))
+    model = Checker(errors, loaded.path).run(sugar.lower(loaded.decls, errors))
     if errors:
         errors = _at_the_overrides(errors, loaded)
         errors.sort(key=lambda d: (d.span.path != loaded.path, d.span.path, d.span.line, d.span.col))

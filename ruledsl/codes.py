@@ -95,6 +95,8 @@ CODES = {
     'E335': ('check', 'a range of literal bounds with more than 1,000,000 numbers (a computed one is `R011` when '
                       'it runs)'),
     'E336': ('check', 'a board of more than 10,000 spaces'),
+    'E339': ('check', "a generated space row (`each ...: space \"...\"`) that isn't fixed before the game, or "
+                      'whose name is not a name'),
     'E401': ('compile', 'a card row or label that needs a value fixed only when a game starts (`player_count`, '
                         'state)'),
     'E402': ('compile', "more than 100,000 cards in a game (or a row's range over 1,000,000)"),

@@ -108,7 +108,7 @@ class DeclBuilder:
             else:
                 items.append(c)
         return ast.Board(span=self.span(meta), override=ov, name=name, params=params, topology=topology,
-                         spaces=tuple(self.pick(items, ast.SpaceRow)),
+                         spaces=tuple(i for i in items if isinstance(i, (ast.SpaceRow, ast.SpaceProduct))),
                          links=tuple(i[1:] for i in items if isinstance(i, tuple) and i[0] == "link"),
                          fields=tuple(self.pick(items, ast.FieldDecl)))
 
@@ -118,6 +118,13 @@ class DeclBuilder:
     @v_args(meta=True)
     def space_row(self, meta, ch):
         return ast.SpaceRow(span=self.span(meta), name=str(ch[0]), values=tuple(ch[1:]))
+
+    @v_args(meta=True)
+    def space_product(self, meta, ch):
+        bindings = tuple(c for c in ch if isinstance(c, tuple))
+        name, values = ch[len(bindings)], tuple(ch[len(bindings) + 1:])
+        return ast.SpaceProduct(span=self.span(meta), bindings=bindings, name=self.text(name),
+                                values=values)
 
     @v_args(meta=True)
     def link_row(self, meta, ch):

@@ -6,11 +6,21 @@ Adding a statement of this kind means: its AST node, its grammar line, and a fun
 """
 from __future__ import annotations
 
+import itertools
+import operator
+import re
+
+import attrs
+
 from . import ast
+from .budget import MAX_SPACES
+from .errors import Diagnostic
 
 
-def lower(decls) -> list:
-    return [ast.transform(d, _lower) for d in decls]
+def lower(decls, errors: list | None = None) -> list:
+    """The declarations with their sugar lowered; what can't be lowered is reported to `errors`."""
+    rows = SpaceRows(decls, errors if errors is not None else [])
+    return [ast.transform(rows.expand(d) if isinstance(d, ast.Board) else d, _lower) for d in decls]
 
 
 def _lower(node):
@@ -63,3 +73,142 @@ def window(s: ast.Window) -> ast.If:
         ast.While(span=sp, cond=binary("<", name(passes), size), body=turn),
     )
     return ast.If(span=sp, branches=((ast.Bool(span=sp, value=True), opened),), other=None)
+
+
+# ---------------------------------------------------------------- generated space rows
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+FIXED = ("a generated space row is fixed before the game: its ranges, name and values may use literals, "
+         "enum values, constants of those, its own names, arithmetic, comparisons, 'if' and 'match'")
+
+
+class Word(str):
+    """A bare name a fixed expression gave (an enum value or a space), as opposed to a string."""
+
+
+class NotFixed(Exception):
+    def __init__(self, node):
+        self.node = node
+
+
+class SpaceRows:
+    """Expands `each ...: space "..." ...` rows of boards into plain space rows."""
+
+    def __init__(self, decls, errors: list):
+        self.errors = errors
+        self.enums = {d.name: d.values for d in decls if isinstance(d, ast.Enum)}
+        self.consts = {d.name: d.value for d in decls if isinstance(d, ast.Const)}
+        self.evaluating: set = set()
+
+    def expand(self, board: ast.Board) -> ast.Board:
+        if not any(isinstance(r, ast.SpaceProduct) for r in board.spaces):
+            return board
+        rows: list = []
+        for row in board.spaces:
+            if not isinstance(row, ast.SpaceProduct):
+                rows.append(row)
+                continue
+            try:
+                rows += self.rows(row, MAX_SPACES + 1 - len(rows))
+            except NotFixed as err:
+                self.errors.append(Diagnostic(err.node.span, "E339", FIXED))
+        return attrs.evolve(board, spaces=tuple(rows))
+
+    def rows(self, row: ast.SpaceProduct, room: int) -> list:
+        names = [n for n, _ in row.bindings]
+        domains = [self.domain(e) for _, e in row.bindings]
+        out = []
+        for combo in itertools.islice(itertools.product(*domains), room):
+            env = dict(zip(names, combo))
+            name = self.value(row.name, env)
+            if not isinstance(name, str) or not NAME.fullmatch(name):
+                self.errors.append(Diagnostic(row.name.span, "E339", f"a generated space name must be a name, "
+                                                                     f"not {name!r}"))
+                return out
+            out.append(ast.SpaceRow(span=row.span, name=name, values=tuple(self.cell(v, env) for v in row.values)))
+        return out
+
+    def domain(self, e) -> list:
+        value = self.value(e, {})
+        if not isinstance(value, (list, range)):
+            raise NotFixed(e)
+        return value
+
+    def cell(self, v, env) -> ast.Value:
+        if isinstance(v, ast.Value):
+            if v.kind != "name" or v.value not in env:
+                return v
+            value = env[v.value]
+        else:
+            value = self.value(v, env)
+        kind = ("bool" if isinstance(value, bool) else "int" if isinstance(value, int) else
+                "none" if value is None else "name" if isinstance(value, Word) else "str")
+        return ast.Value(span=v.span, kind=kind, value=value)
+
+    def value(self, e, env):
+        """A fixed expression's value: int, bool, str, Word, None or a list of those."""
+        if isinstance(e, (ast.Int, ast.Bool)):
+            return e.value
+        if isinstance(e, ast.NoneLit):
+            return None
+        if isinstance(e, ast.Str):
+            return "".join(p if isinstance(p, str) else str(self.value(p, env)) for p in e.parts)
+        if isinstance(e, ast.Name):
+            return self.name(e, env)
+        if isinstance(e, ast.Range):
+            lo, hi = self.value(e.lo, env), self.value(e.hi, env)
+            if not (isinstance(lo, int) and isinstance(hi, int)):
+                raise NotFixed(e)
+            return range(lo, min(hi, lo + MAX_SPACES) + 1)  # more spaces than that are E336
+        if isinstance(e, ast.ListLit):
+            return [self.value(x, env) for x in e.items]
+        if isinstance(e, ast.Binary) and e.op in OPERATORS:
+            return self.binary(e, env)
+        if isinstance(e, ast.Not):
+            return not self.value(e.operand, env)
+        if isinstance(e, ast.Neg):
+            return -self.value(e.operand, env)
+        if isinstance(e, ast.Cond):
+            return self.value(e.then if self.value(e.test, env) else e.other, env)
+        if isinstance(e, ast.Match):
+            return self.match(e, env)
+        raise NotFixed(e)
+
+    def name(self, e, env):
+        if e.name in env:
+            return env[e.name]
+        if e.name in self.enums:
+            return [Word(v) for v in self.enums[e.name]]
+        if e.name in self.consts and e.name not in self.evaluating:
+            self.evaluating.add(e.name)
+            try:
+                return self.value(self.consts[e.name], {})
+            finally:
+                self.evaluating.discard(e.name)
+        if e.name in self.consts:
+            raise NotFixed(e)
+        return Word(e.name)  # an enum value or a space: the checker knows which
+
+    def binary(self, e, env):
+        a = self.value(e.left, env)
+        if e.op in ("and", "or"):
+            return (a and self.value(e.right, env)) if e.op == "and" else (a or self.value(e.right, env))
+        b = self.value(e.right, env)
+        try:
+            return OPERATORS[e.op](a, b)
+        except (TypeError, ZeroDivisionError):
+            raise NotFixed(e) from None
+
+    def match(self, e, env):
+        subject = self.value(e.subject, env)
+        for case in e.cases:
+            if any(self.value(k, env) == subject for k in case.keys):
+                return self.value(case.value, env)
+        if e.other is None:
+            raise NotFixed(e)
+        return self.value(e.other, env)
+
+
+OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
+             "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+             ">=": operator.ge, "and": None, "or": None}
+

@@ -200,3 +200,26 @@ def test_an_eliminated_seat_is_not_asked_in_a_window(tmp_path):
     m = _window(tmp_path, players=4, before=" eliminate seat(2)")
     assert _asked(m, "pass", "pass") == [1, 3]
     assert m.result is not None
+
+
+ROWS = """
+enum kind { safe blank casino }
+enum sector { northeast southeast }
+const SECTOR_LEN = 4
+board city(kind: kind, sector: sector? = none) loop {
+  space N safe
+  each i in 1..SECTOR_LEN: space "ne{i}" (match i { case 3: casino else: blank }) northeast
+  space E safe
+  each s in [southeast], i in 1..2: space "se{i}" (if i == 2 then casino else blank) s
+}
+rule flow() { }
+"""
+
+
+def test_generated_space_rows_come_in_order_with_their_values(tmp_path):
+    m = run_text(tmp_path, ROWS)
+    board = m.program.boards["city"]
+    assert board.spaces == ["N", "ne1", "ne2", "ne3", "ne4", "E", "se1", "se2"]
+    kinds = board.attrs_of_space["kind"]
+    assert [kinds[s] for s in board.spaces] == ["safe", "blank", "blank", "casino", "blank", "safe", "blank", "casino"]
+    assert board.attrs_of_space["sector"]["se2"] == "southeast" and board.attrs_of_space["sector"]["N"] is None

@@ -15,7 +15,7 @@ Running things
     random_playout  a seeded game with random choices, stopped after N decisions
 Scenarios (a game driven decision by decision)
     FixedChance   dice from a queue, shuffles that keep the listed order
-    start, drive  a Machine on a repository game; decisions checked by name and label
+    start, drive  a Machine on a repository game (loaded once); decisions checked by name and label
     card, labels, give   card ids, zone contents, putting cards in a hand
 Transcripts
     records_of    transcript text -> records
@@ -27,6 +27,7 @@ World's version is unchanged.
 """
 from __future__ import annotations
 
+import functools
 import io
 import random
 import subprocess
@@ -142,8 +143,15 @@ class FixedChance:
 
 def start(game_path: str, players: int, rolls=()) -> Machine:
     """A Machine on a game of the repository (path relative to ROOT) with FixedChance(rolls)."""
-    game = load_game(str(ROOT / game_path))
-    return Machine(game.program, players, FixedChance(rolls))
+    path = ROOT / game_path
+    return Machine(loaded_once(str(path), path.stat().st_mtime_ns).program, players, FixedChance(rolls))
+
+
+@functools.lru_cache(maxsize=None)
+def loaded_once(path: str, mtime_ns: int):
+    """load_game, once per file version and test session: Machines share a Program (as
+    simulate's games do), and scenario tests start hundreds of Machines on five games."""
+    return load_game(path)
 
 
 def drive(m: Machine, *steps):

@@ -1,7 +1,7 @@
 """AST of a .game file: attrs nodes, each with the source span it came from."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
@@ -134,17 +134,29 @@ class Match(Expr):
 # ---------------------------------------------------------------- statements
 @node
 class Stmt:
+    """A statement. Each kind says here what the compiler must know of it:
+
+    - `straight`: it runs without jumps, rule calls or decisions, so the compiler may run a
+      stretch of such statements as one op (compile.StmtCompiler.block);
+    - `changes_world`: it can change the World, so end conditions must be looked at
+      again after it (an assignment to a local changes nothing: the compiler knows which).
+    A kind that says neither is compiled to ops of its own, which bump the World's
+    version themselves where they change it (as walks do)."""
     span: Span
+    straight: ClassVar[bool] = False
+    changes_world: ClassVar[bool] = False
 
 
 @node
 class Let(Stmt):
+    straight = True
     name: str
     value: Expr
 
 
 @node
 class Roll(Stmt):
+    straight = True
     name: str
     count: int
     sides: int
@@ -152,6 +164,8 @@ class Roll(Stmt):
 
 @node
 class Assign(Stmt):
+    straight = True
+    changes_world = True
     target: Expr
     op: str
     value: Expr
@@ -243,6 +257,8 @@ class Window(Stmt):
 
 @node
 class MoveCard(Stmt):
+    straight = True
+    changes_world = True
     card: Expr
     dest: Expr
     bottom: bool
@@ -261,6 +277,8 @@ class Walk(Stmt):
 
 @node
 class Draw(Stmt):
+    straight = True
+    changes_world = True
     count: Expr | None  # None: all
     source: Expr
     dest: Expr
@@ -268,22 +286,28 @@ class Draw(Stmt):
 
 @node
 class Shuffle(Stmt):
+    straight = True
+    changes_world = True
     zone: Expr
 
 
 @node
 class Say(Stmt):
+    straight = True
     text: Str
 
 
 @node
 class Reveal(Stmt):
+    straight = True
     value: Expr
     to: Expr | None = None  # a player: a private reveal, seen by that seat only
 
 
 @node
 class Eliminate(Stmt):
+    straight = True
+    changes_world = True
     player: Expr
 
 

@@ -197,9 +197,6 @@ def _card_label(cs, attrs_, ex, fixed) -> str:
     return " ".join(shown) or cs.decl.name
 
 
-SIMPLE = {"Let", "Roll", "Assign", "MoveCard", "Draw", "Shuffle", "Say", "Reveal", "Eliminate"}
-
-
 class StmtCompiler:
     def __init__(self, model, prog, ex, fuse: bool = True):
         self.m, self.p, self.x = model, prog, ex
@@ -221,7 +218,7 @@ class StmtCompiler:
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op
         for s in stmts:
-            if type(s).__name__ in SIMPLE and not self.takes_result(s):
+            if s.straight and not self.takes_result(s):
                 run.append(s)
                 if not self.fuse:
                     self.simple_run(code, run)
@@ -270,10 +267,9 @@ class StmtCompiler:
         self.emit(code, "effects", spans[0], ops)
 
     def changes_world(self, s) -> bool:
-        """Whether a simple statement can change the World (and so an end condition)."""
-        if isinstance(s, ast.Assign):
-            return not (isinstance(s.target, ast.Name) and id(s.target) in self.m.local_ids)
-        return isinstance(s, (ast.MoveCard, ast.Draw, ast.Shuffle, ast.Eliminate))
+        """Whether a straight statement can change the World (and so an end condition)."""
+        local = isinstance(s, ast.Assign) and isinstance(s.target, ast.Name) and id(s.target) in self.m.local_ids
+        return s.changes_world and not local
 
     def simple(self, code, s, effect):
         self.collecting.append((effect, s.span, type(s).__name__.lower()))

@@ -140,7 +140,9 @@ def event_record(kind: str, data: dict, step: int) -> dict | None:
         return record
     if kind == "eliminate":
         return {"type": "event", "step": step, "kind": kind, "seat": data["seat"]}
-    return None  # 'end' is the result record's business
+    if kind == "end":
+        return None  # the result record's business
+    raise ValueError(f"no transcript record for an event of kind {kind!r}: add it to event_record")
 
 
 def decision_record(step: int, decision, label: str, digest: str | None) -> dict:

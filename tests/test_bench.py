@@ -88,6 +88,10 @@ def verdicts(a: Counter, b: Counter) -> dict:
     return {what: ok for what, _, ok in bench.distributions_agree(a, b)}
 
 
+# a wrong tic-tac-toe: only rows and columns win
+NO_DIAGONALS = [[line for line in lines if line not in ((0, 4, 8), (2, 4, 6))] for lines in tic_tac_toe.LINES_THROUGH]
+
+
 @pytest.fixture(scope="module")
 def ruledsl_tic_tac_toe():
     program = bench.load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
@@ -100,9 +104,7 @@ def test_handwritten_tic_tac_toe_agrees_with_ruledsl(ruledsl_tic_tac_toe):
 
 
 def test_a_tic_tac_toe_without_diagonal_wins_is_caught(ruledsl_tic_tac_toe):
-    rows_and_columns = [[line for line in lines if line not in ((0, 4, 8), (2, 4, 6))]
-                        for lines in tic_tac_toe.LINES_THROUGH]
-    broken = sample(handwritten(tic_tac_toe, 2, lines_through=rows_and_columns), 4000, "hand-written")
+    broken = sample(handwritten(tic_tac_toe, 2, lines_through=NO_DIAGONALS), 4000, "hand-written")
     found = verdicts(ruledsl_tic_tac_toe, broken)
     assert not found["game length"] and not found["end reasons"] and not found["winners"]
 
@@ -137,3 +139,15 @@ def test_distribution_check_pools_rare_categories_and_sees_a_shift():
     assert all(verdicts(a, a).values())
     shifted = Counter({(length + 1, reason, outcome): n for (length, reason, outcome), n in a.items()})
     assert verdicts(a, shifted) == {"game length": False, "end reasons": True, "winners": True}
+
+
+def test_no_speed_ratio_is_quoted_when_the_distributions_disagree(capsys, ruledsl_tic_tac_toe):
+    broken = sample(handwritten(tic_tac_toe, 2, lines_through=NO_DIAGONALS), 4000, "hand-written")
+    assert not bench.print_baseline("tic_tac_toe", {"ruledsl": (1000.0, ruledsl_tic_tac_toe),
+                                                    "hand-written": (20000.0, broken)})
+    out = capsys.readouterr().out
+    assert "DISAGREE" in out and "no speed ratio quoted" in out and "ruledsl/hand-written =" not in out
+    right = sample(handwritten(tic_tac_toe, 2), 4000, "hand-written")
+    assert bench.print_baseline("tic_tac_toe", {"ruledsl": (1000.0, ruledsl_tic_tac_toe),
+                                                "hand-written": (20000.0, right)})
+    assert "ruledsl/hand-written = 0.050x" in capsys.readouterr().out

@@ -9,16 +9,21 @@ import itertools
 
 from . import ast, budget
 from .compile_expr import ExprCompiler
+from .compile_watch import ends_read, watched, writes, zones_watched
 from .errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
 from .program import BoardRT, Card, Code, EndRT, Program
 
 
-def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True) -> Program:
+def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True, watch: bool = True) -> Program:
     """Raises RuleError (E401) when a card set's rows or label can't be fixed.
 
     With `fuse`, consecutive straight-line statements run as one op (fast); without,
-    each statement is an op of its own (for tracing which statement wrote what)."""
+    each statement is an op of its own (for tracing which statement wrote what). With
+    `watch`, only writes of what the end conditions read mark the World changed
+    (compile_watch.py); without, every write does."""
     prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
+    prog.ends_read = ends_read(model) if watch else None
+    prog.zones_watched = zones_watched(prog.ends_read)
     prog.enums = {k: list(v) for k, v in model.enums.items()}
     ex = ExprCompiler(model, prog)
     for name in model.defs:
@@ -267,9 +272,8 @@ class StmtCompiler:
         self.emit(code, "effects", spans[0], ops)
 
     def changes_world(self, s) -> bool:
-        """Whether a straight statement can change the World (and so an end condition)."""
-        local = isinstance(s, ast.Assign) and isinstance(s.target, ast.Name) and id(s.target) in self.m.local_ids
-        return s.changes_world and not local
+        """Whether a straight statement can change what an end condition reads."""
+        return s.changes_world and watched(self.p.ends_read, writes(self.m, s))
 
     def simple(self, code, s, effect):
         self.collecting.append((effect, s.span, type(s).__name__.lower()))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 
+from .compile_watch import watched, write_key
 from .types import PLAYER
 
 _uid = itertools.count()
@@ -172,8 +173,9 @@ def s_Walk(self, code, s):
     on_pass = self.p.triggers_ref(("pass", board))
     on_land = self.p.triggers_ref(("land", board))
     step_space = self.p.step_space
+    bump = watched(self.p.ends_read, write_key(self.m, s.target))  # whether an end condition reads the field
     if self.m.boards[board].decl.topology == "graph":
-        return _graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land)
+        return _graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
 
     def init(vm, fr):
         env = fr.env
@@ -189,7 +191,8 @@ def s_Walk(self, code, s):
         st[0] -= 1
         here = step_space(getter(w, env), st[1])
         setter(w, env, here)
-        w.version += 1
+        if bump:
+            w.version += 1
         if st[0] > 0 and step_space(here, st[1]) == here:
             st[0] = 0  # the end of a line: this space is landed on, not passed
         trig = on_pass() if st[0] > 0 else None
@@ -200,7 +203,7 @@ def s_Walk(self, code, s):
     self.emit(code, "walk-step", s.span, step)
 
 
-def _graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land):
+def _graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump):
     """`move X.f by N steps D [via t where ROUTE] [by P [as "name"]]` on a graph board.
 
     Each step follows a `link` row (forward: `link here X`, backward: `link X here`),
@@ -269,7 +272,8 @@ def _graph_walk(self, code, s, board, setter, getter, count, direction, mover, o
         st[0] -= 1
         st[3] = here
         setter(w, env, there)
-        w.version += 1
+        if bump:
+            w.version += 1
         if st[0] > 0 and not ways_of(board, there, st[1], here):
             st[0] = 0  # a dead end: this space is landed on, not passed
         trig = on_pass() if st[0] > 0 else None

@@ -76,6 +76,8 @@ class Program:
     field_labelers: dict = attrs.Factory(dict)  # (owner, name) -> labeler
     enums: dict = attrs.Factory(dict)
     card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
+    ends_read: frozenset | None = None  # what the end conditions read (compile_watch.py); None: anything
+    zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
 
     # ------------------------------------------------------------ world set-up
     def zone_keys(self, zone: ast.Zone, n: int) -> list:

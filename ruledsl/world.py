@@ -58,7 +58,9 @@ class World:
         else:
             dest.insert(0, card)
         self.loc[card] = key
-        self.version += 1
+        watch = self.program.zones_watched
+        if watch is None or key[0] in watch or old is not None and old[0] in watch:
+            self.version += 1
 
     # ------------------------------------------------------------ rendering
     def snapshot(self, seat: int | None = None) -> dict:

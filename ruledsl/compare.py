@@ -160,9 +160,9 @@ def metrics(a: list, b: list, players: int, paired: bool = False) -> list:
         out.append(rate_metric("win_rate", f"win rate seat {seat}", seat, a, b,
                                lambda r, s=seat: s in r.winners, f"B: seat {seat} wins more",
                                f"B: seat {seat} wins less", pairs))
-    out.append(rate_metric("shared_wins", "shared wins (draws)", None, a, b, lambda r: len(r.winners) > 1,
+    out.append(rate_metric("shared_wins", "shared wins", None, a, b, lambda r: len(r.winners) > 1,
                            "B: more shared wins", "B: fewer shared wins", pairs))
-    out.append(rate_metric("no_winner", "no winner", None, a, b, lambda r: not r.winners,
+    out.append(rate_metric("no_winner", "no winner (draws included)", None, a, b, lambda r: not r.winners,
                            "B: more games without a winner", "B: fewer games without a winner", pairs))
     for seat in range(players):
         out.append(sample_metric("score", f"score seat {seat}", seat, [r.scores[seat] for r in a],

@@ -108,7 +108,7 @@ class Summary:
     ended: Counter = attrs.Factory(Counter)
     steps: list = attrs.Factory(list)
     wins: list = attrs.Factory(list)
-    shared: int = 0  # games with more than one winner (a draw or a shared victory)
+    shared: int = 0  # games with more than one winner (a shared victory)
     no_winner: int = 0  # games nobody won (draws, or stopped by the step limit)
     draws: int = 0  # games a rule ended as a draw (`end ... draw`)
     seconds: float = 0.0

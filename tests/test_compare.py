@@ -154,7 +154,7 @@ def test_json_names_every_metric_with_its_test(games_dir):
     assert report["a"]["seeds"] == [0, 39] and report["b"]["seeds"] == [100, 139]
     assert report["correction"] == "holm" and report["alpha"] == ALPHA and report["tested"] == 10
     names = [m["name"] for m in report["metrics"]]
-    assert names == ["win rate seat 0", "win rate seat 1", "win rate seat 2", "shared wins (draws)", "no winner",
+    assert names == ["win rate seat 0", "win rate seat 1", "win rate seat 2", "shared wins", "no winner (draws included)",
                      "score seat 0", "score seat 1", "score seat 2", "game length (decisions)", "end reasons"]
     tests = {m["metric"]: m["test"] for m in report["metrics"]}
     assert tests == {"win_rate": "Fisher exact", "shared_wins": "Fisher exact", "no_winner": "Fisher exact",

@@ -38,7 +38,7 @@ def test_a_full_board_without_a_line_is_a_draw():
     m = start(TTT, 2)
     drive(m, *marks("a1", "b2", "c3", "a2", "c2", "c1", "a3", "b3", "b1"))
     assert m.result.reason == "the board is full: a draw"
-    assert sorted(m.result.winners) == [0, 1]  # equal scores: both share the result
+    assert m.result.winners == [] and m.result.draw  # `end ... draw`: nobody wins
 
 
 def test_a_taken_cell_is_refused_with_the_free_ones_listed():
@@ -125,10 +125,10 @@ def test_pig_reaching_the_goal_on_a_hold_wins():
     assert m.result.reason == "reached the goal" and m.result.winners == [0]
 
 
-def test_simulate_counts_tic_tac_toe_draws_as_shared_wins():
+def test_simulate_counts_tic_tac_toe_draws_as_draws_not_as_shared_wins():
     from ruledsl.pipeline import load_game
     from ruledsl.simulate import simulate
     from scenario import ROOT
     summary = simulate(load_game(str(ROOT / TTT)).program, 2, 300, 1)
-    assert summary.ended["the board is full: a draw"] == summary.shared > 0
-    assert sum(summary.wins) == summary.games + summary.shared and summary.no_winner == 0
+    assert summary.ended["the board is full: a draw"] == summary.draws == summary.no_winner > 0
+    assert sum(summary.wins) == summary.games - summary.draws and summary.shared == 0

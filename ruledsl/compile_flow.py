@@ -188,6 +188,8 @@ def s_Walk(self, code, s):
         st = env[slot]
         if st[0] <= 0:
             return _land(vm, fr, slot, getter, on_land)
+        if on_pass() is None:
+            return straight_to_the_end(w, env, st, vm, fr)
         st[0] -= 1
         here = step_space(getter(w, env), st[1])
         setter(w, env, here)
@@ -198,6 +200,18 @@ def s_Walk(self, code, s):
         trig = on_pass() if st[0] > 0 else None
         if trig is not None:
             return vm.call(trig, dict(zip(trig.params, (here, st[2]))))
+    def straight_to_the_end(w, env, st, vm, fr):
+        """No `on pass` trigger: nothing runs between the steps, so they are taken in one go."""
+        here = getter(w, env)
+        while st[0] > 0:
+            st[0] -= 1
+            here = step_space(here, st[1])
+            if st[0] > 0 and step_space(here, st[1]) == here:
+                st[0] = 0  # the end of a line
+        setter(w, env, here)
+        if bump:
+            w.version += 1
+        return _land(vm, fr, slot, getter, on_land)
     # the step op leaves pc alone until the count runs out, so it runs again
     # (after any `on pass` trigger it called has returned)
     self.emit(code, "walk-step", s.span, step)

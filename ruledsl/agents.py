@@ -18,11 +18,12 @@ import json
 
 import click
 
+from .errors import UserError
 from .streams import KeyedStreams
 from .view import changes
 
 
-class AgentError(Exception):
+class AgentError(UserError):
     """An agent could not answer (a script ran out, or names an illegal label)."""
 
 

@@ -19,6 +19,7 @@ from typing import IO
 import attrs
 
 from . import shipped
+from .errors import UserError
 from .pipeline import Game as Compiled
 from .pipeline import load_game
 from .replay import ReplayReport, recorded_game, replay as replay_records
@@ -29,7 +30,7 @@ __all__ = ["Decision", "Game", "GameNotFound", "IllegalChoice", "Match", "Result
            "replay", "shipped_games"]
 
 
-class GameNotFound(LookupError):
+class GameNotFound(LookupError, UserError):
     """Neither a file nor a shipped game's name."""
 
 

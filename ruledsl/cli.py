@@ -14,12 +14,13 @@ import sys
 import click
 
 from . import __version__, api
-from .agents import AgentError, ask_agent, seat_agents
+from .agents import ask_agent, seat_agents
 from .cli_help import add_epilogs
 from .cli_info import list_command, schema_command
+from .cli_types import SEED
 from .compare import compare_files
-from .errors import GameRuntimeError, RuleError
-from .graph import FORMATS, GraphError
+from .errors import UserError
+from .graph import FORMATS
 from .graph import render as render_graph
 from .narrate import NO_SEAT, narrate
 from .pipeline import load_game
@@ -28,42 +29,24 @@ from .resume import resume
 from .runtime import Machine, RandomChance
 from .simulate import limit_reason, simulate_file, terminal_progress
 from .terminal import attach as attach_terminal
-from .cli_types import SEED
 from .terminal import chosen_seed
 from .transcript import TranscriptError, TranscriptWriter, read_transcript
-from .view import ViewError, render_html, view_data
+from .view import render_html, view_data
 
 DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
 
 
-class Failure(Exception):
+class Failure(UserError):
     """A user-facing error: printed as is to stderr, exit code 1."""
+
+    prefix = ""
 
 
 # ---------------------------------------------------------------- errors
-def runtime_error_text(err: GameRuntimeError) -> str:
-    """`path:line:col: runtime error: ...`, with the source line and a caret when readable."""
-    d = err.diagnostic
-    head = f"{d.span.where()}: runtime error: {d.message} [{d.code}]"
-    try:
-        with open(d.span.path, encoding="utf-8") as fh:
-            source = fh.read()
-    except (OSError, UnicodeDecodeError):
-        return head
-    _, _, context = d.render({d.span.path: source}).partition("\n")
-    return head + ("\n" + context if context else "")
-
-
 def user_message(err: Exception) -> str | None:
     """The message for an error the user caused, or None for a bug of ruledsl."""
-    if isinstance(err, RuleError):
-        return err.render()
-    if isinstance(err, GameRuntimeError):
-        return runtime_error_text(err)
-    if isinstance(err, AgentError):
-        return f"error: {err}"
-    if isinstance(err, (Failure, Divergence, ReplayError)):
-        return str(err)
+    if isinstance(err, UserError):
+        return err.user_message()
     if isinstance(err, OSError):
         where = f"{err.filename}: " if err.filename else ""
         return f"error: {where}{err.strerror or err}"
@@ -96,11 +79,7 @@ def guarded(command):
 # ---------------------------------------------------------------- shared steps
 def load(path: str):
     """A game by path, or by a shipped game's name (`ruledsl list`)."""
-    try:
-        found = api.find(path)
-    except api.GameNotFound as err:
-        raise Failure(f"error: {err}") from None
-    return load_game(found)
+    return load_game(api.find(path))
 
 
 def player_count(game, players: int | None) -> int:
@@ -130,11 +109,8 @@ def backend_of(name: str, address: str | None):
         if address:
             raise Failure("error: --address is for --backend ray")
         return None
-    from .ray_backend import RayMissing, ray_backend
-    try:
-        return ray_backend(address)
-    except RayMissing as err:
-        raise Failure(f"error: {err}") from None
+    from .ray_backend import ray_backend
+    return ray_backend(address)
 
 
 def onlooker(kinds: list):
@@ -465,10 +441,7 @@ def view_command(transcript_path, output, as_seat, game_path):
     """Write a recorded game as one HTML page (no server, no network) to step through in a browser."""
     records = read_records(transcript_path)
     game = transcript_rules(records, transcript_path, game_path)
-    try:
-        page = render_html(view_data(game, records, as_seat))
-    except ViewError as err:
-        raise Failure(f"error: {err}") from None
+    page = render_html(view_data(game, records, as_seat))
     output = output or os.path.splitext(transcript_path)[0] + ".html"
     with open(output, "w", encoding="utf-8") as fh:
         fh.write(page)
@@ -484,10 +457,7 @@ def view_command(transcript_path, output, as_seat, game_path):
 def graph_command(game_path, fmt, rule):
     """Print how the rules flow: calls, decisions (who decides what), triggers and end conditions."""
     game = load(game_path)
-    try:
-        click.echo(render_graph(game, fmt, rule), nl=False)
-    except GraphError as err:
-        raise Failure(f"error: {err}") from None
+    click.echo(render_graph(game, fmt, rule), nl=False)
 
 
 main.add_command(list_command)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from .errors import printable
+from .errors import UserError, printable
 from .runtime import Machine
 from .transcript import event_record, result_record
 
@@ -25,11 +25,13 @@ RESULT = "result"  # the final result differs
 EVENTS = "events"  # what was said, revealed or eliminated differs
 
 
-class Divergence(Exception):
+class Divergence(UserError):
     """The current rules do not play out the way the recording did.
 
     `explanation` holds indented lines that say more (field differences, the
     statement and the rule edit responsible); replay.py fills them in."""
+
+    prefix = ""
 
     def __init__(self, step: int, detail: str, asked_otherwise: bool = False, kind: str = STATE):
         self.step = step
@@ -44,8 +46,10 @@ class Divergence(Exception):
         return "\n".join([head] + ["  " + line for line in self.explanation])
 
 
-class ReplayError(Exception):
+class ReplayError(UserError):
     """The transcript cannot be replayed against this game at all."""
+
+    prefix = ""
 
 
 class RecordingEnds(Exception):

@@ -25,7 +25,6 @@ class Span:
         return f"{self.path}:{self.line}:{self.col}"
 
 
-NO_SPAN = Span("<builtin>", 0, 0)
 MAX_SHOWN = 100  # diagnostics rendered at most; the rest are counted
 MAX_LINE = 120  # a longer source line is shown as a window around the error
 LINE_CONTEXT = 40  # characters shown before the error in such a window
@@ -73,7 +72,18 @@ class Diagnostic:
         return f"    {pre}{printable(raw[start:end])}{post}\n    {caret}"
 
 
-class RuleError(Exception):
+class UserError(Exception):
+    """The root of every error that bad input causes (a game file, a transcript, a choice,
+    an option): `user_message()` is what a person is shown, with no traceback. Anything
+    else that reaches the command line is a bug of ruledsl ("internal error")."""
+
+    prefix = "error: "
+
+    def user_message(self) -> str:
+        return printable(f"{self.prefix}{self}")
+
+
+class RuleError(UserError):
     """Errors from one or more stages; carries all diagnostics found."""
 
     def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
@@ -82,6 +92,9 @@ class RuleError(Exception):
         super().__init__(f"{len(self.diagnostics)} error(s)")
 
     def __str__(self) -> str:
+        return self.render()
+
+    def user_message(self) -> str:
         return self.render()
 
     def render(self) -> str:
@@ -100,7 +113,7 @@ class RuleError(Exception):
         return "\n".join(shown)
 
 
-class GameRuntimeError(Exception):
+class GameRuntimeError(UserError):
     """A rule failed while the game ran (e.g. choosing from nothing)."""
 
     def __init__(self, span: Span, code: str, message: str):
@@ -110,6 +123,18 @@ class GameRuntimeError(Exception):
     def __reduce__(self):  # picklable, for simulations spread over processes
         d = self.diagnostic
         return (GameRuntimeError, (d.span, d.code, d.message))
+
+    def user_message(self) -> str:
+        """`path:line:col: runtime error: ...`, with the source line and a caret when readable."""
+        d = self.diagnostic
+        head = str(self)
+        try:
+            with open(d.span.path, encoding="utf-8") as fh:
+                source = fh.read()
+        except (OSError, UnicodeDecodeError):
+            return head
+        _, _, context = d.render({d.span.path: source}).partition("\n")
+        return head + ("\n" + context if context else "")
 
 
 # Python errors a rule step can run into when a value is none or out of place; the

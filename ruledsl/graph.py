@@ -13,6 +13,7 @@ import re
 import attrs
 
 from . import ast
+from .errors import UserError
 
 FORMATS = ("mermaid", "dot")
 MAX_OPTIONS = 6
@@ -47,7 +48,7 @@ class Flow:
             self.edges.append((a, b, dashed))
 
 
-class GraphError(Exception):
+class GraphError(UserError):
     """A --rule that names no rule."""
 
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import attrs
 
+from .errors import UserError
 
-class RayMissing(Exception):
+
+class RayMissing(UserError):
     """Ray is not installed."""
 
 

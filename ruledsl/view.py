@@ -17,6 +17,7 @@ import json
 from importlib import resources
 
 from .divergence import ReplayError, chance_of, decisions_of
+from .errors import UserError
 from .narrate import narrate
 from .runtime import Machine
 from .view_layout import board_layout
@@ -25,7 +26,7 @@ TEMPLATE = "view_template.html"
 DATA_MARK = "/*RULEDSL_VIEW_DATA*/"
 
 
-class ViewError(Exception):
+class ViewError(UserError):
     """The transcript cannot be shown under these rules."""
 
 

@@ -313,3 +313,18 @@ def test_state_rejects_a_bad_player_count(games_dir):
     result = run_cli("state", "divide.game", "--players", 3)
     assert result.exit_code == 1
     assert result.stderr == "error: 'Divide' takes 2..2 players, not 3\n"
+
+
+def test_every_error_bad_input_causes_shares_one_root_with_a_user_message():
+    import ruledsl.agents, ruledsl.api, ruledsl.divergence, ruledsl.graph, ruledsl.ray_backend, ruledsl.view
+    from ruledsl.cli import Failure, user_message
+    from ruledsl.errors import GameRuntimeError, RuleError, Span, UserError
+    kinds = [RuleError, GameRuntimeError, Failure, ruledsl.agents.AgentError, ruledsl.api.GameNotFound,
+             ruledsl.divergence.Divergence, ruledsl.divergence.ReplayError, ruledsl.graph.GraphError,
+             ruledsl.view.ViewError, ruledsl.ray_backend.RayMissing]
+    assert all(issubclass(k, UserError) for k in kinds)
+    assert user_message(ruledsl.graph.GraphError("--rule x: no such rule")) == "error: --rule x: no such rule"
+    assert user_message(Failure("as is\x1b[2J")) == "as is\\x1b[2J"
+    runtime = GameRuntimeError(Span("nowhere.game", 3, 4), "R007", "nothing to choose from")
+    assert user_message(runtime) == "nowhere.game:3:4: runtime error: nothing to choose from [R007]"
+    assert user_message(KeyError("x")) is None  # a bug of ruledsl, not the user's

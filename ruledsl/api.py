@@ -183,10 +183,7 @@ class Match:
         if d is None or d.index_of(label) is None:
             refusal = m.choose(label)  # the machine's own refusal, with its message
             raise IllegalChoice(refusal.message, refusal.code, refusal.legal)
-        if self._writer is not None:
-            self._writer.decision(m, label)
-        else:
-            m.choose(label)
+        m.choose(label)
         self._finish_record()
 
     def stop(self, reason: str = "stopped") -> None:

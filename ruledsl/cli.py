@@ -128,7 +128,7 @@ def drive(machine, agents, writer, max_steps: int | None):
             machine.stop_at_limit(limit_reason(max_steps))
             return
         index = ask_agent(agents[machine.pending.seat], machine)
-        writer.decision(machine, machine.pending.labels[index])
+        machine.choose(machine.pending.labels[index])
 
 
 # ---------------------------------------------------------------- commands

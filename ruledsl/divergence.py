@@ -261,14 +261,13 @@ class CheckedRun:
     steps: int
 
 
-def check_run(program, records, listener=None, writer=None, reference: Reference | None = None,
-              before=None) -> CheckedRun:
+def check_run(program, records, listener=None, reference: Reference | None = None, before=None) -> CheckedRun:
     """Replays every recorded step, checking each; raises Divergence at the first misfit.
 
-    `writer` (a TranscriptWriter listening to the machine) makes the choices so
-    their records are narrated; `reference`, the recorded rules played beside,
-    gives the expected state after set-up and wherever a record has no digest; `before(machine)`,
-    if given, is called at each recorded decision before it is made."""
+    `listener` hears the machine (e.g. a TranscriptWriter, so the records are narrated);
+    `reference`, the recorded rules played beside, gives the expected state after set-up
+    and wherever a record has no digest; `before(machine)`, if given, is called at each
+    recorded decision before it is made."""
     chance = chance_of(records)
     decisions = decisions_of(records)
     events = Events(records, listener)
@@ -285,15 +284,14 @@ def check_run(program, records, listener=None, writer=None, reference: Reference
         last = index == len(decisions) - 1
         ends = last and result is not None and result["by_rule"]
         try:
-            _check_decision(machine, writer, chance, record, decisions[index:], reference, ends, last, before)
+            _check_decision(machine, chance, record, decisions[index:], reference, ends, last, before)
         except RecordingEnds:
             return CheckedRun(machine, index)  # cut during this step: the steps before it are the prefix
         events.check(record["step"], last)
     return CheckedRun(machine, len(decisions))
 
 
-def _check_decision(machine, writer, chance, record, recorded_from_here, reference, ends: bool, last: bool,
-                    before=None):
+def _check_decision(machine, chance, record, recorded_from_here, reference, ends: bool, last: bool, before=None):
     step, seat, name, label = record["step"], record["seat"], record["decision"], record["choice"]
     chosen = f"seat {seat} chose {quoted(label)} for {name}"
     if machine.result is not None:
@@ -308,10 +306,7 @@ def _check_decision(machine, writer, chance, record, recorded_from_here, referen
     chance.step = step
     if before is not None:
         before(machine)
-    if writer is not None:
-        writer.decision(machine, label)
-    else:
-        machine.choose(label)
+    machine.choose(label)
     if ends and machine.result is None:
         d = machine.pending
         raise Divergence(step, f"after {chosen} the recorded game ends, but the current rules continue: "

@@ -64,7 +64,7 @@ def replay(game, records, as_seat=None, out=None) -> ReplayReport:
                 say(f"        {line}")
     try:
         reference = _reference(recorded, records)
-        run = check_run(game.program, records, listener=writer, writer=writer, reference=reference,
+        run = check_run(game.program, records, listener=writer, reference=reference,
                         before=seat_view if as_seat is not None else None)
         result = next((r for r in records if r["type"] == "result"), None)
         if result is not None:

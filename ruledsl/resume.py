@@ -55,5 +55,5 @@ def resume(program, records, agents, writer):
         if skip is not None:
             skip(d)  # a random agent's stream moves past the pick it made then
         chance.recorded.step = record["step"]
-        writer.decision(machine, record["choice"])
+        machine.choose(record["choice"])
     return machine, len(decisions)

@@ -235,11 +235,20 @@ class Machine:
         return self.choose_index(i)
 
     def choose_index(self, i: int):
+        """Applies option i. A listener hears "chosen" (the decision and label) before the
+        choice's consequences and "settled" (this machine) once the step is over, also
+        when a rule failed in it."""
         d = self.pending
         self.pending = None
         self.steps += 1
-        d.bind(self, self.frames[-1], d.values[i])
-        self.run()
+        if self.listening:
+            self.emit("chosen", decision=d, label=d.labels[i])
+        try:
+            d.bind(self, self.frames[-1], d.values[i])
+            self.run()
+        finally:
+            if self.listening:
+                self.emit("settled", machine=self)
         return None
 
     def clone(self, listener=None) -> "Machine":

@@ -48,7 +48,7 @@ def play_transcript(game, players: int, seed: int, max_steps: int | None) -> str
             machine.stop_at_limit(f"step limit: {max_steps} decisions")
             break
         d = machine.pending
-        writer.decision(machine, d.labels[agents[d.seat].choose(None, d)])
+        machine.choose(d.labels[agents[d.seat].choose(None, d)])
     writer.result(machine)
     return out.getvalue()
 

@@ -75,12 +75,13 @@ def result_record(result, steps: int) -> dict:
 
 # ---------------------------------------------------------------- writing
 class TranscriptWriter:
-    """The Machine's listener; turns events and choices into records.
+    """The Machine's listener; turns events and choices into records. It only listens:
+    choices are made on the Machine (`machine.choose(label)`).
 
     Each record goes to `out` (a text file, written and flushed line by line)
     and to `on_record`, either of which may be None. Events caused by a choice
-    are held back until the choice's own record is written, so a decision comes
-    before its consequences.
+    are held back until the choice's own record is written (when the step has
+    settled, with the state's digest), so a decision comes before its consequences.
     """
 
     def __init__(self, out=None, on_record=None, digests: bool = True):
@@ -89,6 +90,7 @@ class TranscriptWriter:
         self.digests = digests  # without, a replay checks states against the recorded rules run beside
         self.step = 0
         self.held: list | None = None
+        self.chosen = None  # (decision, label) of the step under way
 
     def write(self, record: dict):
         if self.out is not None:
@@ -98,6 +100,13 @@ class TranscriptWriter:
             self.on_record(record)
 
     def __call__(self, kind: str, data: dict):
+        if kind == "chosen":
+            self.step += 1
+            self.held, self.chosen = [], (data["decision"], data["label"])
+            return
+        if kind == "settled":
+            self.settled(data["machine"])
+            return
         record = event_record(kind, data, self.step)
         if record is None:
             return
@@ -110,21 +119,12 @@ class TranscriptWriter:
         self.write(header_record(game, players, seed, agents))
         self.write(rules_record(game))
 
-    def decision(self, machine, label: str):
-        """Applies a choice by label and records it; returns the Refusal of an illegal one."""
-        d = machine.pending
-        if d is None or d.index_of(label) is None:
-            return machine.choose(label)
-        self.step += 1
-        self.held = []
-        try:
-            machine.choose(label)
-        finally:
-            held, self.held = self.held, None
-            self.write(decision_record(self.step, d, label, machine.w.digest() if self.digests else None))
-            for record in held:
-                self.write(record)
-        return None
+    def settled(self, machine):
+        (d, label), held = self.chosen, self.held
+        self.held = self.chosen = None
+        self.write(decision_record(self.step, d, label, machine.w.digest() if self.digests else None))
+        for record in held:
+            self.write(record)
 
     def result(self, machine):
         self.write(result_record(machine.result, machine.steps))

@@ -132,7 +132,7 @@ def record(path: str, players: int, seed: int, steps: int) -> str:
     agents = [RandomAgent(s, seed) for s in range(players)]
     while machine.pending is not None and machine.steps < steps:
         d = machine.pending
-        writer.decision(machine, d.labels[agents[d.seat].choose(None, d)])
+        machine.choose(d.labels[agents[d.seat].choose(None, d)])
     machine.stop_at_limit(f"step limit: {steps} decisions")
     writer.result(machine)
     return out.getvalue()

@@ -16,6 +16,7 @@ Running things
 Scenarios (a game driven decision by decision)
     FixedChance   dice from a queue, shuffles that keep the listed order
     start, drive  a Machine on a repository game (loaded once); decisions checked by name and label
+    repository_game  a game of the repository, loaded once per session (not at import)
     card, labels, give   card ids, zone contents, putting cards in a hand
 Transcripts
     records_of    transcript text -> records
@@ -85,7 +86,7 @@ def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, ma
             machine.stop_at_limit(f"step limit: {max_steps} decisions")
             break
         index = ask_agent(agents[machine.pending.seat], machine)
-        writer.decision(machine, machine.pending.labels[index])
+        machine.choose(machine.pending.labels[index])
     writer.result(machine)
     return machine, out.getvalue()
 
@@ -143,8 +144,13 @@ class FixedChance:
 
 def start(game_path: str, players: int, rolls=()) -> Machine:
     """A Machine on a game of the repository (path relative to ROOT) with FixedChance(rolls)."""
+    return Machine(repository_game(game_path).program, players, FixedChance(rolls))
+
+
+def repository_game(game_path: str):
+    """A game of the repository (path relative to ROOT), loaded once (see loaded_once)."""
     path = ROOT / game_path
-    return Machine(loaded_once(str(path), path.stat().st_mtime_ns).program, players, FixedChance(rolls))
+    return loaded_once(str(path), path.stat().st_mtime_ns)
 
 
 @functools.lru_cache(maxsize=None)

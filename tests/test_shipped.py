@@ -105,7 +105,7 @@ def record(path: str) -> list:
     writer.header(game, 2, 4, ["random", "random"])
     machine = Machine(game.program, 2, RandomChance(4), listener=writer)
     while machine.pending is not None and machine.steps < 30:
-        writer.decision(machine, machine.pending.labels[0])
+        machine.choose(machine.pending.labels[0])
     return parse_lines(out.getvalue().split("\n"))
 
 

@@ -83,14 +83,17 @@ def test_eliminations_are_events(games_dir):
     assert {"type": "event", "step": event["step"], "kind": "say", "text": f"seat {event['seat']} stumbles"} in says
 
 
-def test_writer_returns_the_refusal_of_an_illegal_choice(games_dir):
+def test_an_illegal_choice_is_refused_and_the_writer_records_nothing(games_dir):
     game = load_game("dice_race.game")
     out = io.StringIO()
     writer = TranscriptWriter(out)
     machine = Machine(game.program, 2, RandomChance(1), listener=writer)
-    refusal = writer.decision(machine, "sprint")
+    refusal = machine.choose("sprint")
     assert refusal.legal == ["steady", "dash"]
     assert out.getvalue() == "" and writer.step == 0
+    machine.choose("dash")
+    assert [json.loads(line)["type"] for line in out.getvalue().splitlines()][0] == "decision"
+    assert writer.step == 1
 
 
 def test_interrupted_game_leaves_a_readable_prefix(games_dir, tmp_path):
@@ -101,7 +104,7 @@ def test_interrupted_game_leaves_a_readable_prefix(games_dir, tmp_path):
         writer.header(game, 2, 3, ["random", "random"])
         machine = Machine(game.program, 2, RandomChance(3), listener=writer)
         for _ in range(3):
-            writer.decision(machine, machine.pending.labels[0])
+            machine.choose(machine.pending.labels[0])
         # the process dies here: no result record, file not closed by us
         records = read_transcript(str(path))
     assert [r["type"] for r in records][:4] == ["header", "rules", "chance", "decision"]

@@ -56,6 +56,14 @@ def s_Choose(self, code, s):
         fr.env[var] = value
         fr.pc += 1
 
+    def sealed_bind(who, options):
+        """A sealed choice's binding also notes whose it was and what it was chosen from,
+        so a search agent of another seat can redraw it (mcts.determinize)."""
+        def bind_sealed(vm, fr, value):
+            fr.sealed = {**(fr.sealed or {}), var: (who, options)}
+            bind(vm, fr, value)
+        return bind_sealed
+
     def choose(vm, fr):
         w, env = vm.w, fr.env
         values = src(w, env)  # a fresh list, or a constant one that nothing changes
@@ -63,7 +71,9 @@ def s_Choose(self, code, s):
             raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
         state_of = (lambda c: tuple(w.cardf[c].values())) if with_fields else None  # one set: one field order
         labels, values = _dedupe(labels_of(values), values, state_of)
-        return vm.decide(Decision(seat(w, env), name, labels, values, span, secret, "choose", bind))
+        who = seat(w, env)
+        return vm.decide(Decision(who, name, labels, values, span, secret, "choose",
+                                  sealed_bind(who, values) if secret else bind))
     self.emit(code, "choose", s.span, choose)
 
 

@@ -168,7 +168,8 @@ def determinize(machine, seat: int, rng: random.Random, chance_seed: str):
     """A copy of the game in which the cards `seat` cannot see are reshuffled among
     the places it cannot see, card set by card set (a place whose card shows some
     attributes gets a card showing the same), other seats' secret player fields
-    are at their start values, and chance from here on is fresh."""
+    are at their start values, locals their sealed choices bound are drawn again, and
+    chance from here on is fresh."""
     m = machine.clone()
     w, p = m.w, m.program
     places: dict = {}  # card set -> [(zone key, position, shown attributes or None)]
@@ -185,10 +186,20 @@ def determinize(machine, seat: int, rng: random.Random, chance_seed: str):
     for spots in places.values():
         redeal(w, p, spots, rng)
     hide_secret_fields(w, seat, start_fields(p, w.n))
+    redraw_sealed_choices(m, seat, rng)
     w.touch()
     m.chance = RandomChance(f"mcts:{chance_seed}")
     m.chance.attach(m)
     return m
+
+
+def redraw_sealed_choices(m, seat: int, rng: random.Random):
+    """Locals that other seats' sealed choices (`choose secret`) bound, still held by the
+    rules (e.g. bids not yet revealed), are drawn again from the options they had."""
+    for frame in m.frames:
+        for var, (who, options) in (frame.sealed or {}).items():
+            if who != seat and var in frame.env:
+                frame.env[var] = rng.choice(options)
 
 
 def redeal(w, p, spots: list, rng: random.Random):

@@ -26,6 +26,7 @@ class Frame:
     pc: int
     env: dict
     result: str | None = None  # the caller's local that takes what this rule gives (`let x = r(...)`)
+    sealed: dict | None = None  # local -> (seat, the options) of a `choose secret` that bound it
 
 
 @attrs.define
@@ -260,8 +261,8 @@ class Machine:
         default), never to this machine's listener."""
         other = copy.copy(self)
         other.w = self.w.clone()
-        other.frames = [Frame(f.code, f.pc, {k: copy_value(v) for k, v in f.env.items()}, f.result)
-                        for f in self.frames]
+        other.frames = [Frame(f.code, f.pc, {k: copy_value(v) for k, v in f.env.items()}, f.result,
+                              dict(f.sealed) if f.sealed else None) for f in self.frames]
         other.pending = None if self.pending is None else attrs.evolve(
             self.pending, labels=list(self.pending.labels), values=list(self.pending.values))
         other.result = None if self.result is None else attrs.evolve(

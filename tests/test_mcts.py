@@ -279,3 +279,27 @@ def test_determinization_keeps_shown_attributes_and_redeals_the_rest(tmp_path):
         assert all(copy.w.loc[c] == key for key, cards in copy.w.zones.items() for c in cards)
         seen.add(tuple(hand))
     assert len(seen) > 1  # the numbers in seat 1's hand are redrawn
+
+
+SEALED = """
+player { won: int = 0 }
+rule flow() {
+  choose secret a from 1..5 by seat(0) as "bid"
+  choose secret b from 1..5 by seat(1) as "bid"
+  if a > b { seat(0).won += 1 } else if b > a { seat(1).won += 1 }
+  end "bids shown"
+}
+score p: p.won
+"""
+
+
+def test_determinizing_redraws_another_seats_sealed_choice_held_in_a_local(tmp_path):
+    import random
+    from ruledsl.mcts import determinize
+    from support import run_text
+    m = run_text(tmp_path, SEALED)
+    m.choose("5")
+    assert m.pending.seat == 1 and m.frames[-1].env["a"] == 5
+    seen = {determinize(m, 1, random.Random(i), "t").frames[-1].env["a"] for i in range(40)}
+    assert seen == {1, 2, 3, 4, 5} and m.frames[-1].env["a"] == 5  # the game itself is left alone
+    assert {determinize(m, 0, random.Random(i), "t").frames[-1].env["a"] for i in range(10)} == {5}

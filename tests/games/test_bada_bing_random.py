@@ -6,13 +6,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledsl.pipeline import load_game
 from ruledsl.runtime import Machine, RandomChance
-from support import ROOT
+from support import repository_game
 
 pytestmark = pytest.mark.slow  # a property over many random games
 
-GAME = load_game(str(ROOT / "games/bada_bing.game"))
+GAME = "games/bada_bing.game"
 RULE_ENDS = {"last Boss standing", "declared the Boss of Bosses"}
 MAX_DECISIONS = 20_000
 # a "stubborn" table never quits, never proposes and never agrees to a declaration,
@@ -21,7 +20,7 @@ STUBBORN = {"buckle under", "propose a Boss of Bosses", "agree"}
 
 
 def random_game(players, seed, stubborn=False):
-    m = Machine(GAME.program, players, RandomChance(seed))
+    m = Machine(repository_game(GAME).program, players, RandomChance(seed))
     rng = random.Random(seed)
     while m.result is None and m.steps < MAX_DECISIONS:
         labels = m.pending.labels

@@ -5,18 +5,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledsl.pipeline import load_game
-from support import ROOT, random_playout
+from support import random_playout, repository_game
 
 pytestmark = pytest.mark.slow  # a property over many random games
 
-GAME = load_game(str(ROOT / "games/mafia_dollar.game"))
+GAME = "games/mafia_dollar.game"
 MAX_DECISIONS = 20_000
 PENALTY = {1: 25, 2: 50, 3: 100}
 
 
 def random_game(players, seed):
-    return random_playout(GAME.program, players, seed, MAX_DECISIONS)
+    return random_playout(repository_game(GAME).program, players, seed, MAX_DECISIONS)
 
 
 def assert_ended_by_rule(m, players):

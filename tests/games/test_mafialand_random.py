@@ -3,19 +3,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledsl.pipeline import load_game
-from support import ROOT, random_playout
+from support import random_playout, repository_game
 
 pytestmark = pytest.mark.slow  # a property over many random games
 
-GAME = load_game(str(ROOT / "games/mafialand.game"))
-WILD = load_game(str(ROOT / "games/mafialand/wild_cards.game"))
+GAME = "games/mafialand.game"
+WILD = "games/mafialand/wild_cards.game"
 RULE_ENDS = {"locked down three sectors", "eliminated every opponent"}
 MAX_DECISIONS = 20_000
 
 
 def random_game(game, players, seed):
-    return random_playout(game.program, players, seed, MAX_DECISIONS)
+    return random_playout(repository_game(game).program, players, seed, MAX_DECISIONS)
 
 
 def assert_ended_by_rule(m, players):

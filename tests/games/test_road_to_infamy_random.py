@@ -4,18 +4,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledsl.pipeline import load_game
-from support import ROOT, random_playout
+from support import random_playout, repository_game
 
 pytestmark = pytest.mark.slow  # a property over many random games
 
-GAME = load_game(str(ROOT / "games/road_to_infamy.game"))
+GAME = "games/road_to_infamy.game"
 MAX_DECISIONS = 5_000
 HANDS = 12  # one gangster is flipped per hand
 
 
 def random_game(players, seed):
-    return random_playout(GAME.program, players, seed, MAX_DECISIONS)
+    return random_playout(repository_game(GAME).program, players, seed, MAX_DECISIONS)
 
 
 def zone_total(m, name):
@@ -26,7 +25,7 @@ def assert_ended_by_rule(m, players):
     w = m.w
     assert m.result is not None, f"no end after {MAX_DECISIONS} decisions"
     assert m.result.by_rule and m.result.reason == "the gangster deck ran out"
-    assert w.shared["hand_no"] == HANDS and w.shared["turn_no"] == 3 * HANDS
+    assert w.shared["round"] == HANDS and w.shared["turn"] == 3 * HANDS
     assert sorted(m.result.ranking) == list(range(players)) and m.result.winners
     # tokens are never created or destroyed: gangs + bag + box hold all 52
     assert zone_total(m, "gang") + zone_total(m, "bag") + zone_total(m, "box") == 52

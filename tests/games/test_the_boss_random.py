@@ -11,12 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledsl.pipeline import load_game
-from support import ROOT, random_playout
+from support import random_playout, repository_game
 
 pytestmark = pytest.mark.slow  # a property over many random games
 
-GAME = load_game(str(ROOT / "games/the_boss.game"))
+GAME = "games/the_boss.game"
 RULE_ENDS = {"the third matching police badge ended the game", "the game ended after overtime"}
 MAX_DECISIONS = 5_000
 CUBE_ZONES = ("reserve", "track", "gang", "hospital_bed", "prison_first", "prison_second", "dead", "gone")
@@ -40,7 +39,8 @@ def assert_single_majorities(m):
 
 
 def random_game(players, seed):
-    return random_playout(GAME.program, players, seed, MAX_DECISIONS, each_step=assert_single_majorities)
+    program = repository_game(GAME).program
+    return random_playout(program, players, seed, MAX_DECISIONS, each_step=assert_single_majorities)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -66,6 +66,7 @@ def test_python_m_ruledsl_check_on_a_broken_file_exits_1_without_traceback():
         "broken_syntax.game:3:11: error: unexpected '='; expected '(', '-', '[', a name, a number, a string [E001]")
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.one_of(
     st.text(max_size=80),
@@ -281,6 +282,7 @@ def test_simulate_counts_runtime_errors(games_dir):
     assert [e["seed"] for e in as_json["error_list"]] == failing and as_json["errors_not_listed"] == 0
 
 
+@pytest.mark.slow
 def test_simulate_over_two_processes_gives_the_same_summary(games_dir):
     """Seeds are split into blocks and merged in order: only the timing may differ."""
     timing = ("seconds", "playouts_per_second")

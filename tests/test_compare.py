@@ -98,6 +98,7 @@ def test_wilson_intervals_hold_the_rate():
 
 
 # ---------------------------------------------------------------- not crying wolf
+@pytest.mark.slow
 @pytest.mark.parametrize("path, players", [("examples/tic_tac_toe.game", 2), ("tests/fixtures/games/dice_race.game", 4)])
 def test_a_game_against_itself_on_other_seeds_is_rarely_flagged(path, players):
     """Holm keeps the chance of one or more flags in a report at most ALPHA, so over 16
@@ -112,6 +113,7 @@ def test_a_game_against_itself_on_other_seeds_is_rarely_flagged(path, players):
     assert flagged_reports <= 3
 
 
+@pytest.mark.slow
 def test_the_same_game_on_the_same_seeds_flags_nothing():
     result = run_cli("compare", MAFIALAND, MAFIALAND, "--seed", 9, "--json")
     assert result.exit_code == 0, result.output
@@ -122,6 +124,7 @@ def test_the_same_game_on_the_same_seeds_flags_nothing():
 
 
 # ---------------------------------------------------------------- a real variant
+@pytest.mark.slow
 def test_doubling_casino_winnings_lengthens_mafialand():
     result = run_cli("compare", MAFIALAND, DOUBLE_CASINO, "--seed", 9, "--json", "--jobs", 2)  # the issue's command
     assert result.exit_code == 0, result.output
@@ -186,6 +189,7 @@ def test_errors_in_either_game_exit_1_after_the_report(games_dir):
     assert text.stderr.startswith("game with seed ") and "[R002]" in text.stderr
 
 
+@pytest.mark.slow
 def test_exit_code_of_a_real_process():
     failing = run_process("compare", "dice_race.game", "fragile_dice.game", "-g", "40")
     assert failing.returncode == 1 and "Traceback" not in failing.stderr

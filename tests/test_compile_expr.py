@@ -81,6 +81,7 @@ def outcome(fn, w, env):
         return ("error", type(err).__name__)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ALL_GAMES)
 def test_generated_code_agrees_with_the_reference_closures(path):
     """End conditions, scores and defs (up to 64 argument tuples each), on states from random play."""

@@ -6,6 +6,8 @@ from click.testing import CliRunner
 from ruledsl.cli import main
 from support import ROOT, play_with
 
+pytestmark = pytest.mark.slow  # each case searches seeds for a game that uses the rule, then replays it
+
 EDITS = [  # (game, a transcript line the game must have, rule text, house-rule text)
     ("games/mafialand.game", '"decision":"bags to gamble","choice":"3"',
      "choose n from 1..min(3, p.stash)", "choose n from 1..min(2, p.stash)"),

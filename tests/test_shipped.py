@@ -30,6 +30,7 @@ def test_every_game_file_of_the_repo_ships_under_its_name():
         assert shipped.path_of(f"ruledsl:{name}.game") == path
 
 
+@pytest.mark.slow
 def test_list_shows_name_title_and_players():
     result = run_cli("list")
     assert result.exit_code == 0, result.output
@@ -40,6 +41,7 @@ def test_list_shows_name_title_and_players():
     assert [r["name"] for r in listed] == [name for name, _ in shipped.names()]
 
 
+@pytest.mark.slow
 def test_commands_take_a_shipped_name_from_any_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run_cli("check", "tic_tac_toe", "mafia_dollar/hideout_gifts", "ruledsl:mafialand")

@@ -7,6 +7,8 @@ import io
 import json
 import sys
 
+import pytest
+
 from ruledsl.pipeline import load_game
 from ruledsl.simulate import BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, terminal_progress
 from support import GAMES, run_cli, run_process
@@ -60,6 +62,7 @@ def test_a_clean_game_exits_0(games_dir):
     assert "games: 30 (errors: 0)" in result.stdout
 
 
+@pytest.mark.slow
 def test_exit_codes_of_a_real_process():
     failing = run_process("simulate", FRAGILE, "--games", 60, "--seed", 3)
     assert failing.returncode == 1
@@ -71,6 +74,7 @@ def test_exit_codes_of_a_real_process():
     assert clean.returncode == 0 and clean.stderr == ""
 
 
+@pytest.mark.slow
 def test_errors_come_back_from_worker_processes_intact(games_dir):
     one = json.loads(run_cli("simulate", FRAGILE, "-g", 90, "-s", 1, "--json").stdout)
     two = json.loads(run_cli("simulate", FRAGILE, "-g", 90, "-s", 1, "--json", "--jobs", 2).stdout)
@@ -78,6 +82,7 @@ def test_errors_come_back_from_worker_processes_intact(games_dir):
     assert {k: v for k, v in two.items() if k not in TIMING} == {k: v for k, v in one.items() if k not in TIMING}
 
 
+@pytest.mark.slow
 def test_the_error_list_is_capped_and_the_rest_counted(games_dir):
     """divide.game fails whenever seat 0 picks 0: about a third of 400 games."""
     for jobs in (1, 2):
@@ -94,6 +99,7 @@ def test_the_error_list_is_capped_and_the_rest_counted(games_dir):
     assert lines[-2] == f"... and {data['errors_not_listed']} more failed games"
 
 
+@pytest.mark.slow
 def test_records_and_summaries_do_not_depend_on_the_number_of_processes():
     path = str(GAMES / FRAGILE)
     one = simulate_file(path, 3, 70, 11, 500, jobs=1, keep_records=True)
@@ -104,6 +110,7 @@ def test_records_and_summaries_do_not_depend_on_the_number_of_processes():
     assert two.as_json() | dict.fromkeys(TIMING) == one.as_json() | dict.fromkeys(TIMING)
 
 
+@pytest.mark.slow
 def test_progress_is_reported_with_one_process_and_with_several():
     path = str(GAMES / "dice_race.game")
     for jobs in (1, 2):

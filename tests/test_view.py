@@ -266,6 +266,11 @@ def test_every_game_draws(driver, tmp_path, game, players):
     assert len(find("#boards .board")) == len(drawn)
     for board in drawn:
         assert len(find(f'#boards .board[data-board="{board["name"]}"] g.space')) == len(board["spaces"])
+    too_wide = driver.execute_script(
+        "return [...document.querySelectorAll('#boards g.space')].filter((g) => "
+        "g.querySelector('text').getBBox().width > g.querySelector('rect').getBBox().width + 0.5)"
+        ".map((g) => g.dataset.space)")
+    assert too_wide == []  # every space's name fits in its cell
     assert driver.get_log("browser") == []  # no script errors
     save(driver, Path(game).stem)
 

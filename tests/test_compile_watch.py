@@ -22,6 +22,7 @@ def _trace(program, players, seed):
     return steps, result, m.w.digest()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_game_plays_the_same_whether_or_not_only_read_writes_count(path):
     game = load_game(str(path))

@@ -1,11 +1,11 @@
 """Scenarios for the classic games in examples/: each game's key rule, played out.
 
-Chance is fixed (tests/scenario.py): shuffles keep the listed order and dice come
+Chance is fixed (tests/support.py): shuffles keep the listed order and dice come
 from a queue, so every hand and prize below is known in advance.
 """
 import pytest
 
-from support import drive, labels, start
+from support import ROOT, drive, labels, start
 
 TTT = "examples/tic_tac_toe.game"
 KUHN = "examples/kuhn_poker.game"
@@ -128,7 +128,6 @@ def test_pig_reaching_the_goal_on_a_hold_wins():
 def test_simulate_counts_tic_tac_toe_draws_as_draws_not_as_shared_wins():
     from ruledsl.pipeline import load_game
     from ruledsl.simulate import simulate
-    from scenario import ROOT
     summary = simulate(load_game(str(ROOT / TTT)).program, 2, 300, 1)
     assert summary.ended["the board is full: a draw"] == summary.draws == summary.no_winner > 0
     assert sum(summary.wins) == summary.games - summary.draws and summary.shared == 0

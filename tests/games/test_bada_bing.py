@@ -67,6 +67,20 @@ def deal(m, what):
     drive(m, ("turn", "make a deal"), ("deal", what))
 
 
+def offer(m, seat, what):
+    """Opens the dealings between Bosses; seats before `seat` pass, `seat` makes an offer."""
+    deal(m, "deal with the bosses")
+    while m.pending.seat != seat:
+        drive(m, ("make an offer", "pass"))
+    drive(m, ("make an offer", "make an offer"), ("offer", what))
+
+
+def close_window(m):
+    """Every Boss passes: the dealings between Bosses close."""
+    while m.pending.name == "make an offer":
+        drive(m, ("make an offer", "pass"))
+
+
 # ---------------------------------------------------------------- BB-01 / BB-02
 @pytest.mark.parametrize("n", range(2, 9))
 def test_bb01_starting_money_by_player_count(n):
@@ -277,13 +291,78 @@ def test_bb07_after_the_move_the_boss_may_decline_and_is_asked_only_when_a_polic
 def test_bb08_selling_a_business_ends_the_policy_returns_the_soldier_moves_the_title():
     m = begin(2)
     own(m, 0, "shoe_shine", policy=True)
-    deal(m, "sell to a boss")
-    drive(m, ("sell to a Boss", "a business"), ("business to sell", "shoe_shine"), ("buyer", "seat 1"))
-    assert m.pending.labels == ["8", "10", "18"]  # the Street Price or more
-    drive(m, ("asking price", "10"), ("buy the business", "buy the business"))
+    offer(m, 0, "sell a business")
+    drive(m, ("business to sell", "shoe_shine"), ("buyer", "seat 1"))
+    prices = m.pending.labels
+    assert (prices[0], prices[-1], len(prices)) == ("8", "302", 302 - 8 + 1)  # the Street Price or more, up to all the buyer has
+    drive(m, ("price", "11"), ("answer the offer", "accept"))
     assert sq(m, "shoe_shine")["owner"] == 1 and not sq(m, "shoe_shine")["policy"]
     assert (pl(m, 0)["soldiers"], pl(m, 0)["posted"]) == (5, 0)
-    assert (pl(m, 0)["money"], pl(m, 1)["money"]) == (320, 292)
+    assert (pl(m, 0)["money"], pl(m, 1)["money"]) == (321, 291)
+    # the window stays open: seat 1 is asked next
+    assert m.pending.seat == 1 and m.pending.name == "make an offer"
+
+
+def test_bb08_a_boss_asks_to_buy_a_business_at_an_agreed_price():
+    m = begin(3)
+    own(m, 2, "casino", policy=True)   # Street Price 20M
+    offer(m, 0, "buy a business")
+    drive(m, ("seller", "seat 2"), ("business to buy", "casino"))
+    assert m.pending.labels[0] == "40" and m.pending.labels[-1] == str(pl(m, 0)["money"])
+    drive(m, ("price", "85"), ("answer the offer", "accept"))
+    assert sq(m, "casino")["owner"] == 0 and not sq(m, "casino")["policy"]
+    assert (pl(m, 2)["soldiers"], pl(m, 2)["posted"]) == (5, 0)   # the seller's Soldier returns
+    assert (pl(m, 0)["money"], pl(m, 2)["money"]) == (210 - 85, 200 + 85)
+
+
+def test_bb08_a_refused_offer_changes_nothing():
+    m = begin(2)
+    own(m, 1, "shoe_shine")
+    offer(m, 0, "buy a business")
+    drive(m, ("seller", "seat 1"), ("business to buy", "shoe_shine"), ("price", "8"))
+    assert m.pending.seat == 1 and m.pending.labels == ["accept", "refuse", "counter"]
+    drive(m, ("answer the offer", "refuse"))
+    assert sq(m, "shoe_shine")["owner"] == 1
+    assert (pl(m, 0)["money"], pl(m, 1)["money"]) == (310, 302)
+
+
+def test_bb08_a_counter_price_accepted_or_refused_by_the_offerer():
+    m = begin(2)
+    own(m, 1, "shoe_shine")
+    offer(m, 0, "buy a business")
+    drive(m, ("seller", "seat 1"), ("business to buy", "shoe_shine"), ("price", "8"),
+          ("answer the offer", "counter"))
+    assert "8" not in m.pending.labels and m.pending.labels[0] == "9"   # another price
+    drive(m, ("counter price", "12"))
+    assert m.pending.seat == 0 and m.pending.labels == ["accept", "refuse"]   # one round only
+    drive(m, ("answer the counter", "accept"))
+    assert sq(m, "shoe_shine")["owner"] == 0
+    assert (pl(m, 0)["money"], pl(m, 1)["money"]) == (310 - 12, 302 + 12)
+    # refused counter: no deal (the window goes on in seat order: seat 1, then seat 0)
+    drive(m, ("make an offer", "pass"), ("make an offer", "make an offer"), ("offer", "sell a business"),
+          ("business to sell", "shoe_shine"), ("buyer", "seat 1"), ("price", "20"),
+          ("answer the offer", "counter"), ("counter price", "9"), ("answer the counter", "refuse"))
+    assert sq(m, "shoe_shine")["owner"] == 0 and pl(m, 0)["money"] == 298
+
+
+def test_bb08_the_other_bosses_may_make_offers_and_the_offers_are_bounded():
+    m = begin(3)
+    own(m, 0, "shoe_shine")
+    deal(m, "deal with the bosses")
+    drive(m, ("make an offer", "pass"))
+    assert m.pending.seat == 1 and m.pending.name == "make an offer"   # seat order
+    for seat in (1, 2, 0, 1):   # seat 0 passes once: the others are asked again
+        assert m.pending.seat == seat
+        if seat == 0:
+            drive(m, ("make an offer", "pass"))
+            continue
+        drive(m, ("make an offer", "make an offer"), ("offer", "buy a business"), ("seller", "seat 0"),
+              ("business to buy", "shoe_shine"), ("price", "8"), ("answer the offer", "refuse"))
+    # MAX_OFFERS (3) made
+    # no offer left this turn: the window closes, and the dealings menu no longer offers it
+    assert m.pending.seat == 0 and m.pending.name == "turn"
+    drive(m, ("turn", "make a deal"))
+    assert "deal with the bosses" not in m.pending.labels
 
 
 # ---------------------------------------------------------------- BB-09
@@ -299,25 +378,54 @@ def test_bb09_shut_down_refunds_half_and_frees_the_business():
 # ---------------------------------------------------------------- BB-10
 def test_bb10_selling_a_soldier_for_at_least_5m():
     m = begin(2)
-    deal(m, "sell to a boss")
-    drive(m, ("sell to a Boss", "a soldier"), ("buyer", "seat 1"))
-    assert m.pending.labels == ["10", "14", "20"]
-    drive(m, ("asking price", "10"), ("buy the soldier", "buy the soldier"))
+    offer(m, 0, "sell a soldier")
+    drive(m, ("buyer", "seat 1"))
+    assert m.pending.labels[0] == "10" and m.pending.labels[-1] == "302"
+    drive(m, ("price", "13"), ("answer the offer", "accept"))
     assert (pl(m, 0)["soldiers"], pl(m, 1)["soldiers"], pl(m, 1)["bought"]) == (4, 6, 1)
+    assert (pl(m, 0)["money"], pl(m, 1)["money"]) == (323, 289)
+
+
+def test_bb10_a_boss_asks_to_buy_a_soldier_at_an_agreed_price():
+    m = begin(3)
+    offer(m, 1, "buy a soldier")
+    drive(m, ("seller", "seat 2"), ("price", "10"), ("answer the offer", "counter"),
+          ("counter price", "16"), ("answer the counter", "accept"))
+    assert (pl(m, 1)["soldiers"], pl(m, 1)["bought"], pl(m, 2)["soldiers"]) == (6, 1, 4)
+    assert (pl(m, 1)["money"], pl(m, 2)["money"]) == (202 - 16, 200 + 16)
+
+
+def test_bb10_a_soldier_in_equal_trade_for_a_pass():
+    m = begin(2)
+    give_pass(m, 0, "Amnesty Pass")
+    offer(m, 0, "a pass for a soldier")
+    drive(m, ("seller", "seat 1"), ("pass to give", "Amnesty Pass"))
+    assert m.pending.seat == 1 and m.pending.labels == ["accept", "refuse"]   # no price
+    drive(m, ("answer the trade", "accept"))
+    assert (pl(m, 0)["soldiers"], pl(m, 0)["bought"], pl(m, 1)["soldiers"]) == (6, 1, 4)
+    assert passes(m, 0) == [] and passes(m, 1) == ["Amnesty Pass"]
+    assert (pl(m, 0)["money"], pl(m, 1)["money"]) == (310, 302)
 
 
 def test_bb10_at_most_two_bought_and_seven_in_all():
     m = begin(2)
     pl(m, 1)["bought"] = 2
-    drive(m, ("turn", "make a deal"))
-    assert "sell to a boss" not in m.pending.labels   # a soldier is all seat 0 could sell
+    offer(m, 0, "buy a soldier")   # seat 0 may still buy
+    m = begin(2)
+    pl(m, 1)["bought"] = 2
+    deal(m, "deal with the bosses")
+    drive(m, ("make an offer", "make an offer"))
+    assert "sell a soldier" not in m.pending.labels   # seat 1 may buy no more
     m = begin(2)
     pl(m, 1)["soldiers"] = 7
-    drive(m, ("turn", "make a deal"))
-    assert "sell to a boss" not in m.pending.labels
+    deal(m, "deal with the bosses")
+    drive(m, ("make an offer", "make an offer"))
+    assert "sell a soldier" not in m.pending.labels and "buy a soldier" in m.pending.labels
+    m = begin(2)
     pl(m, 1)["soldiers"] = 6
-    drive(m, ("deal", "back"), ("turn", "make a deal"))
-    assert "sell to a boss" in m.pending.labels
+    deal(m, "deal with the bosses")
+    drive(m, ("make an offer", "make an offer"))
+    assert "sell a soldier" in m.pending.labels
 
 
 def test_bb10_surrender_pays_2_5m_and_the_last_soldier_is_kept():
@@ -352,14 +460,17 @@ def test_bb11_money_trouble_offers_sales_then_shut_downs():
     drive(m, ("use the Overpass", "pass"))
     assert m.pending.name == "money trouble" and m.pending.labels == ["shut down a business", "sell to a boss"]
     drive(m, ("money trouble", "sell to a boss"), ("sell to a Boss", "a business"),
-          ("business to sell", "newsstand"), ("buyer", "seat 1"), ("asking price", "8"),
-          ("buy the business", "pass"))
+          ("business to sell", "newsstand"), ("buyer", "seat 1"), ("price", "8"),
+          ("answer the offer", "refuse"))
     drive(m, ("money trouble", "shut down a business"), ("business to shut down", "newsstand"))
     assert pl(m, 0)["money"] == 3 + 4          # the 5M fine is paid once covered
     drive(m, ("money trouble", "sell to a boss"), ("sell to a Boss", "a business"),
-          ("business to sell", "shoe_shine"), ("buyer", "seat 2"), ("asking price", "8"),
-          ("buy the business", "pass"))
-    # both offers used, one soldier, no business: only ruin is left
+          ("business to sell", "shoe_shine"), ("buyer", "seat 2"), ("price", "8"),
+          ("answer the offer", "refuse"))
+    drive(m, ("money trouble", "sell to a boss"), ("sell to a Boss", "a business"),
+          ("business to sell", "shoe_shine"), ("buyer", "seat 2"), ("price", "8"),
+          ("answer the offer", "refuse"))
+    # MAX_OFFERS offers used, one soldier, one business: only a shut down is left
     assert m.pending.labels == ["shut down a business"]
     drive(m, ("money trouble", "shut down a business"), ("business to shut down", "shoe_shine"))
     assert pl(m, 0)["money"] == 1 and m.w.alive[0]
@@ -402,8 +513,8 @@ def test_bb11_a_soldier_on_a_business_can_be_sold_in_money_trouble():
     roll(m)
     drive(m, ("use the Overpass", "pass"), ("money trouble", "sell to a boss"))
     assert "a soldier" in m.pending.labels
-    drive(m, ("sell to a Boss", "a soldier"), ("buyer", "seat 1"), ("asking price", "10"),
-          ("buy the soldier", "buy the soldier"), ("which soldier", "one on a business"),
+    drive(m, ("sell to a Boss", "a soldier"), ("buyer", "seat 1"), ("price", "10"),
+          ("answer the offer", "accept"), ("which soldier", "one on a business"),
           ("business", "newsstand"))
     assert not sq(m, "newsstand")["policy"] and sq(m, "shoe_shine")["policy"]
     assert (pl(m, 0)["soldiers"], pl(m, 0)["posted"]) == (0, 1)
@@ -418,7 +529,7 @@ def test_bb11_a_held_bada_boost_pass_is_played_before_ruin():
     give_pass(m, 0, "Bada Boost Pass")
     pl(m, 0)["money"], pl(m, 0)["soldiers"] = 3, 1
     for s in (1, 2):
-        pl(m, s)["money"] = 1   # nobody can buy the pass
+        pl(m, s)["money"] = 0   # nobody can buy the pass (500K at least)
     roll(m)
     drive(m, ("use the Overpass", "pass"))
     assert m.pending.labels == ["play the Bada Boost Pass"]   # not yet "financially ruined"
@@ -460,10 +571,21 @@ def test_bb12_passes_are_kept_and_can_be_sold():
     drive(m, ("turn", "roll the dice"))       # seat 1's turn (dice: 1s) ... back to seat 0 later
     m = begin(2)
     give_pass(m, 0, "Fly The Coop Pass")
-    deal(m, "sell to a boss")
-    drive(m, ("sell to a Boss", "a pass"), ("pass to sell", "Fly The Coop Pass"), ("buyer", "seat 1"),
-          ("asking price", "5"), ("buy the pass", "buy the pass"))
-    assert passes(m, 1) == ["Fly The Coop Pass"] and pl(m, 1)["money"] == 297
+    offer(m, 0, "sell a pass")
+    drive(m, ("pass to sell", "Fly The Coop Pass"), ("buyer", "seat 1"))
+    assert m.pending.labels[0] == "1" and m.pending.labels[-1] == "302"   # an agreed upon price
+    drive(m, ("price", "3"), ("answer the offer", "accept"))
+    assert passes(m, 1) == ["Fly The Coop Pass"] and pl(m, 1)["money"] == 302 - 3
+
+
+def test_bb12_a_boss_asks_to_buy_a_pass_at_an_agreed_price():
+    m = begin(3)
+    give_pass(m, 2, "Street Tax Pass")
+    offer(m, 0, "buy a pass")
+    drive(m, ("seller", "seat 2"), ("pass to buy", "Street Tax Pass"), ("price", "4"),
+          ("answer the offer", "counter"), ("counter price", "7"), ("answer the counter", "accept"))
+    assert passes(m, 0) == ["Street Tax Pass"] and passes(m, 2) == []
+    assert (pl(m, 0)["money"], pl(m, 2)["money"]) == (210 - 7, 200 + 7)
 
 
 def test_bb12_a_card_is_followed_and_returned_under_its_deck():
@@ -764,9 +886,13 @@ def test_bb22c_ganging_up_the_owner_picks_the_charge_and_sales_go_below_the_pric
     assert pl(m, 0)["money"] == 306
     m = begin(2, game=variant("ganging_up"))
     own(m, 0, "shoe_shine")
-    deal(m, "sell to a boss")
-    drive(m, ("sell to a Boss", "a business"), ("business to sell", "shoe_shine"), ("buyer", "seat 1"))
-    assert m.pending.labels == ["2", "4", "8", "18"]
+    offer(m, 0, "sell a business")
+    drive(m, ("business to sell", "shoe_shine"), ("buyer", "seat 1"))
+    assert m.pending.labels[0] == "1"          # any price: from 500K, below the Street Price (8)
+    drive(m, ("price", "2"), ("answer the offer", "accept"))
+    assert sq(m, "shoe_shine")["owner"] == 1 and pl(m, 0)["money"] == 312
+    drive(m, ("make an offer", "make an offer"), ("offer", "buy a soldier"), ("seller", "seat 0"))
+    assert m.pending.labels[0] == "1"          # a Soldier for any price too
 
 
 def test_bb22d_powerplay_when_richer_than_everyone_else_together():

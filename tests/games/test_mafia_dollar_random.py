@@ -27,7 +27,7 @@ def assert_ended_by_rule(m, players):
     placed = [c for zone in w.zones.values() for c in zone]
     assert sorted(placed) == list(range(173))
     assert [cards[c].label for c in w.zones[("aside", None)]] == ["End of the prohibition"]
-    for key in [k for k in w.zones if k[0] in ("offer", "passing", "lower")]:
+    for key in [k for k in w.zones if k[0] in ("offer", "counter", "passing", "lower")]:
         assert w.zones[key] == []
 
     def kind(c):
@@ -39,24 +39,19 @@ def assert_ended_by_rule(m, players):
         assert all(kind(c) != "loot" for c in w.zones[("hand", s)])
         assert all(kind(c) == "warehouse" for c in w.zones[("yard", s)]) and w.zones[("yard", s)]
         assert all(kind(c) == "gangster" for c in w.zones[("hideout", s)] + w.zones[("street", s)])
-        # MD-07 loot lies under one of its owner's warehouses
-        for l in w.zones[("vault", s)]:
-            assert kind(l) == "loot" and yards[w.cardf[l]["wh"]] == s
-    # MD-09/10 blocks lie on gangsters in play; items on gangsters in play, one per type
-    for b in w.zones[("pinned", None)]:
-        assert kind(b) == "block" and w.cardf[b]["on"] in in_play
-    held = [(w.cardf[i]["holder"], kind(i)) for i in w.zones[("gear", None)]]
-    assert all(g in in_play for g, _ in held) and len(set(held)) == len(held)
-    # MD-07 one dog per warehouse, on a warehouse in play
-    guarded = [w.cardf[d]["guarding"] for d in w.zones[("dogs", None)]]
-    assert all(x in yards for x in guarded) and len(set(guarded)) == len(guarded)
-    # cards out of play carry no attachment
-    for c in w.zones[("discard", None)] + w.zones[("deck", None)]:
-        f = w.cardf[c]
-        assert f["on"] is None and f["holder"] is None and f["guarding"] is None and f["wh"] is None
+    # what lies on or under a card (zones per card) lies only on cards in play:
+    # MD-07 loot under warehouses, at most one dog each; MD-09/10 blocks and items on
+    # gangsters, at most one item of each type
+    for (name, on), zone in w.zones.items():
+        if name in ("stock", "guard") and zone:
+            assert on in yards and all(kind(c) == ("loot" if name == "stock" else "dog") for c in zone)
+            assert name == "stock" or len(zone) == 1
+        if name in ("blocks", "gear") and zone:
+            assert on in in_play
+            assert all(kind(c) == "block" for c in zone) if name == "blocks" else len({kind(c) for c in zone}) == len(zone)
     # MD-13 the score, recomputed
     for s in range(players):
-        loot = sum(cards[l].attrs["value"] for l in w.zones[("vault", s)])
+        loot = sum(cards[l].attrs["value"] for wh in w.zones[("yard", s)] for l in w.zones[("stock", wh)])
         police = sum(PENALTY[cards[c].attrs["stars"]] for c in w.zones[("hand", s)] if kind(c) == "police")
         gangsters = len(w.zones[("hideout", s)]) + len(w.zones[("street", s)])
         assert m.result.scores[s] == loot - 5 * gangsters - 10 * len(w.zones[("yard", s)]) - police

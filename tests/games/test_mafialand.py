@@ -20,8 +20,10 @@ def houses(m, sector):
 
 
 def hold(m, seat, *names):
+    """Puts a seat's bags in these houses (by hand, so the end conditions are told to look again)."""
     for h in names:
         m.w.spaces["houses"][h]["owner"] = seat
+    m.w.touch()
 
 
 def test_ml01_setup_hands_bags_blocks_and_casino_cards():
@@ -275,7 +277,6 @@ def test_ml09_ml12_knobs_a_house_rule_can_override(tmp_path):
     drive(m, ("direction", "forward"))
     assert [p["stash"] for p in m.w.players] == [16, 20]  # two bags for the locked sector
     hold(m, 1, *[f"se_house{i}" for i in (1, 2, 3, 4)])
-    m.w.touch()
     m.choose_index(0)
     assert m.result is not None and m.result.reason == "locked down three sectors"
     assert m.result.winners == [1]  # two locked sectors are enough now

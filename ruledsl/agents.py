@@ -169,7 +169,7 @@ def render_view(view: dict, seat: int, terminal=None) -> str:
         if _size(cards):
             lines.append(f"{name}: {_zone_text(cards)}")
     if empty:
-        lines.append("empty: " + ", ".join(empty))
+        lines.append("empty: " + empty_text(empty))
     pictures = dict(terminal.boards(view)) if terminal else {}
     for board, spaces in view.get("boards", {}).items():
         if not pictures.get(board):
@@ -178,6 +178,18 @@ def render_view(view: dict, seat: int, terminal=None) -> str:
         if picture:
             lines += [f"{board}:"] + picture
     return "\n".join(lines)
+
+
+def empty_text(names: list, most: int = 3) -> str:
+    """Empty zones by name; a zone kept per player or per card with more than `most`
+    empty ones is summed up ("gear: 180 of them") instead of listed one by one."""
+    groups: dict = {}
+    for name in names:
+        groups.setdefault(name.split("/", 1)[0], []).append(name)
+    parts = []
+    for base, members in groups.items():
+        parts += members if len(members) <= most else [f"{base}/... ({len(members)} of them)"]
+    return ", ".join(parts)
 
 
 def _pairs(fields: dict) -> str:

@@ -183,3 +183,9 @@ def test_render_view_is_compact():
         "shared: round=2", "you: gold=3", "seat 1 (out): gold=?",
         "deck: 4 card(s), top ace", "hand/seat 0: [2, K]",
         "track: a owner=none; b owner=seat 1 tolls=2"]
+
+
+def test_empty_zones_kept_per_card_are_summed_up_not_listed():
+    from ruledsl.agents import empty_text
+    names = ["deck", "hand/seat 0", "hand/seat 1"] + [f"gear/card {i}" for i in range(50)]
+    assert empty_text(names) == "deck, hand/seat 0, hand/seat 1, gear/... (50 of them)"

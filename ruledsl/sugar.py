@@ -13,7 +13,7 @@ import re
 import attrs
 
 from . import ast
-from .budget import MAX_SPACES
+from .budget import MAX_NUMBER, MAX_SPACES, MAX_TEXT
 from .errors import Diagnostic
 
 
@@ -98,6 +98,7 @@ class SpaceRows:
         self.enums = {d.name: d.values for d in decls if isinstance(d, ast.Enum)}
         self.consts = {d.name: d.value for d in decls if isinstance(d, ast.Const)}
         self.evaluating: set = set()
+        self.known: dict = {}  # constants already worked out
 
     def expand(self, board: ast.Board) -> ast.Board:
         if not any(isinstance(r, ast.SpaceProduct) for r in board.spaces):
@@ -151,7 +152,10 @@ class SpaceRows:
         if isinstance(e, ast.NoneLit):
             return None
         if isinstance(e, ast.Str):
-            return "".join(p if isinstance(p, str) else str(self.value(p, env)) for p in e.parts)
+            text = "".join(p if isinstance(p, str) else str(self.value(p, env)) for p in e.parts)
+            if len(text) > MAX_TEXT:
+                raise NotFixed(e)
+            return text
         if isinstance(e, ast.Name):
             return self.name(e, env)
         if isinstance(e, ast.Range):
@@ -178,10 +182,13 @@ class SpaceRows:
             return env[e.name]
         if e.name in self.enums:
             return [Word(v) for v in self.enums[e.name]]
+        if e.name in self.known:
+            return self.known[e.name]
         if e.name in self.consts and e.name not in self.evaluating:
             self.evaluating.add(e.name)
             try:
-                return self.value(self.consts[e.name], {})
+                value = self.known[e.name] = self.value(self.consts[e.name], {})
+                return value
             finally:
                 self.evaluating.discard(e.name)
         if e.name in self.consts:
@@ -194,9 +201,12 @@ class SpaceRows:
             return (a and self.value(e.right, env)) if e.op == "and" else (a or self.value(e.right, env))
         b = self.value(e.right, env)
         try:
-            return OPERATORS[e.op](a, b)
+            value = OPERATORS[e.op](a, b)
         except (TypeError, ZeroDivisionError):
             raise NotFixed(e) from None
+        if isinstance(value, int) and not -MAX_NUMBER < value < MAX_NUMBER:
+            raise NotFixed(e)  # numbers stay within 64 bits, as in a game
+        return value
 
     def match(self, e, env):
         subject = self.value(e.subject, env)

@@ -249,3 +249,14 @@ def test_a_seed_that_is_no_64_bit_integer_is_refused_in_one_line(seed):
     result = run_cli("simulate", ROOT / "examples" / "pig.game", "--games", 1, "--seed", seed)
     assert result.exit_code == 2 and "is not a seed: a seed is an integer of at most 19 digits" in result.output
     assert len(result.output) < 400 and "Traceback" not in result.output
+
+
+def test_a_generated_row_of_a_constant_that_doubles_its_digits_sixty_times_is_refused_fast(tmp_path):
+    lines = ['game "G" players 2..2', "const A0 = 99999999999"]
+    lines += [f"const A{i} = A{i - 1} * A{i - 1}" for i in range(1, 60)]
+    lines += ["board b(n: int) {", '  each i in 1..2: space "s{i}" (A59)', "}", "rule flow() { }"]
+    path = tmp_path / "big.game"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RuleError) as err:
+        load_game(str(path))
+    assert [d.code for d in err.value.diagnostics] == ["E339"]

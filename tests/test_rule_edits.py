@@ -10,7 +10,7 @@ pytestmark = pytest.mark.slow  # each case searches seeds for a game that uses t
 
 EDITS = [  # (game, a transcript line the game must have, rule text, house-rule text)
     ("games/mafialand.game", '"decision":"bags to gamble","choice":"3"',
-     "choose n from 1..min(3, p.stash)", "choose n from 1..min(2, p.stash)"),
+     "choose n from 1..min(MAX_GAMBLE, p.stash)", "choose n from 1..min(2, p.stash)"),
     ("games/road_to_infamy.game", '"decision":"launder","choice":"launder"',
      'may p "launder" if size(hand[p]) > 0', 'may p "launder" if false'),
     ("games/mafia_dollar.game", '"decision":"offer a trade","choice":"offer a trade"',

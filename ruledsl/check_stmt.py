@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import ast
-from .types import ANY, BOOL, DIRECTION, INT, PLAYER, T
+from .types import ANY, BOOL, DIRECTION, INT, PLAYER, T, assignable
 
 
 class StmtChecks:
@@ -240,6 +240,11 @@ class StmtChecks:
             self.err(s, "E234", "'return VALUE' in a rule that declares no result: write '-> TYPE' after its "
                                 "parameters")
             self.expr(s.value, scope)
+            return
+        if self.rule_called(s.value):  # `return r(...)`: the result of another rule
+            given = self.rule_result(s.value, scope)
+            if not assignable(given, result):
+                self.err(s.value, "E201", f"the rule's result must be {result}, not {given}")
             return
         self.want(s.value, scope, result, "the rule's result")
 

@@ -202,6 +202,9 @@ def _card_label(cs, attrs_, ex, fixed) -> str:
     return " ".join(shown) or cs.decl.name
 
 
+RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
+
+
 class StmtCompiler:
     def __init__(self, model, prog, ex, fuse: bool = True):
         self.m, self.p, self.x = model, prog, ex
@@ -441,7 +444,11 @@ class StmtCompiler:
         self.emit(code, "end", s.span, end)
 
     def s_Return(self, code, s):
-        value = self.x(s.value) if s.value is not None else None
+        if isinstance(s.value, ast.Call) and s.value.name in self.m.rules:  # `return r(...)`: r's result
+            self.emit_call(code, s, s.value, result=RETURNED)
+            value = lambda w, env: env[RETURNED]  # noqa: E731
+        else:
+            value = self.x(s.value) if s.value is not None else None
 
         def ret(vm, fr):
             if value is not None and fr.result is not None:

@@ -149,10 +149,11 @@ def _rule_id(name: str) -> str:
 
 
 def _rule_called(stmt) -> str | None:
-    """The rule a statement calls: `r(...)` or `let x = r(...)` (a Call of a def is not in `bodies`)."""
+    """The rule a statement calls: `r(...)`, `let x = r(...)` or `return r(...)` (a Call of a
+    def is not in `bodies`)."""
     if isinstance(stmt, ast.CallStmt):
         return stmt.call.name
-    if isinstance(stmt, ast.Let) and isinstance(stmt.value, ast.Call):
+    if isinstance(stmt, (ast.Let, ast.Return)) and isinstance(stmt.value, ast.Call):
         return stmt.value.name
     return None
 

@@ -22,6 +22,9 @@ rule pick(p: player) -> int {
   return n
 }
 rule ahead() -> player? {
+  return first_ahead()
+}
+rule first_ahead() -> player? {
   for p in players { if p.pts >= 30 { return p } }
 }
 rule flow() {

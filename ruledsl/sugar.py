@@ -220,5 +220,5 @@ class SpaceRows:
 
 OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
              "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-             ">=": operator.ge, "and": None, "or": None}
+             ">=": operator.ge, "in": lambda a, b: a in b, "and": None, "or": None}
 

@@ -2,6 +2,7 @@
 
 Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/test_rule_edits.py.
 """
+import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli import main
@@ -10,6 +11,7 @@ from scenario import play_recorded, start
 GAME = "games/mafia_dollar.game"
 
 
+@pytest.mark.slow  # replays a whole seeded game as a seat, drawing its ~700-zone view at each of its decisions
 def test_replay_as_a_seat_hides_offers_passes_and_returns_of_others(tmp_path, monkeypatch):
     """MD-04/MD-11: seen from seat 2, the cards other seats offer, give in return and
     pass to the left are sealed; its own are not. The full narration names them."""

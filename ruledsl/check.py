@@ -55,16 +55,6 @@ def _at_the_override(d: Diagnostic, lines: list, loaded: Loaded, overrides: list
             return Diagnostic(decl.span, d.code, f"{d.message}, at {base_line}: a line of the base game that "
                                                  f"this override of '{decl.name}' breaks")
     return d
-    later = loaded.chain[loaded.chain.index(d.span.path) + 1:]
-    lines = loaded.sources.get(d.span.path, "").splitlines()
-    text = lines[d.span.line - 1] if 0 < d.span.line <= len(lines) else ""
-    for decl in loaded.decls:
-        key = getattr(decl, "name", None)
-        if decl.override and key and decl.span.path in later and (
-                re.search(rf"\b{re.escape(key)}\b", text) or f"'{key}'" in d.message):
-            return Diagnostic(decl.span, d.code, f"{d.message}, at {base_line}: a line of the base game that "
-                                                 f"this override of '{key}' breaks")
-    return d
 
 
 class Checker:

@@ -18,15 +18,11 @@ class StmtChecks:
         scope.names[name] = t
 
     def s_Let(self, s, scope):
-        if self.rule_called(s.value):
+        if self.m.calls_rule(s.value):
             t = self.rule_result(s.value, scope)
         else:
             t = self.expr(s.value, scope)
         self.declare(s, scope, s.name, t)
-
-    def rule_called(self, e) -> bool:
-        """Whether `e` calls a rule: `let x = r(...)` takes the result of rule r."""
-        return isinstance(e, ast.Call) and e.name in self.m.rules
 
     def rule_result(self, call, scope):
         rule = self.m.rules[call.name]
@@ -241,7 +237,7 @@ class StmtChecks:
                                 "parameters")
             self.expr(s.value, scope)
             return
-        if self.rule_called(s.value):  # `return r(...)`: the result of another rule
+        if self.m.calls_rule(s.value):  # `return r(...)`: the result of another rule
             given = self.rule_result(s.value, scope)
             if not assignable(given, result):
                 self.err(s.value, "E201", f"the rule's result must be {result}, not {given}")

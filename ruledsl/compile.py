@@ -226,7 +226,7 @@ class StmtCompiler:
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op
         for s in stmts:
-            if s.straight and not self.takes_result(s):
+            if s.straight and not (isinstance(s, ast.Let) and self.m.calls_rule(s.value)):
                 run.append(s)
                 if not self.fuse:
                     self.simple_run(code, run)
@@ -282,12 +282,8 @@ class StmtCompiler:
         self.collecting.append((effect, s.span, type(s).__name__.lower()))
 
     # ------------------------------------------------------------ simple effects
-    def takes_result(self, s) -> bool:
-        """`let x = r(...)`: a call of rule r (an op of its own), whose result x takes."""
-        return isinstance(s, ast.Let) and isinstance(s.value, ast.Call) and s.value.name in self.m.rules
-
     def s_Let(self, code, s):
-        if self.takes_result(s):
+        if self.m.calls_rule(s.value):  # `let x = r(...)`: a call of rule r (an op of its own)
             self.emit_call(code, s, s.value, result=s.name)
             return
         f, name = self.x(s.value), s.name
@@ -444,7 +440,7 @@ class StmtCompiler:
         self.emit(code, "end", s.span, end)
 
     def s_Return(self, code, s):
-        if isinstance(s.value, ast.Call) and s.value.name in self.m.rules:  # `return r(...)`: r's result
+        if self.m.calls_rule(s.value):  # `return r(...)`: r's result
             self.emit_call(code, s, s.value, result=RETURNED)
             value = lambda w, env: env[RETURNED]  # noqa: E731
         else:

@@ -200,6 +200,7 @@ def s_Walk(self, code, s):
         trig = on_pass() if st[0] > 0 else None
         if trig is not None:
             return vm.call(trig, dict(zip(trig.params, (here, st[2]))))
+
     def straight_to_the_end(w, env, st, vm, fr):
         """No `on pass` trigger: nothing runs between the steps, so they are taken in one go."""
         here = getter(w, env)

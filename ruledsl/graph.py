@@ -148,12 +148,11 @@ def _rule_id(name: str) -> str:
     return "r_" + re.sub(r"\W", "_", name)
 
 
-def _rule_called(stmt) -> str | None:
-    """The rule a statement calls: `r(...)`, `let x = r(...)` or `return r(...)` (a Call of a
-    def is not in `bodies`)."""
+def _rule_called(model, stmt) -> str | None:
+    """The rule a statement calls: `r(...)`, `let x = r(...)` or `return r(...)`."""
     if isinstance(stmt, ast.CallStmt):
         return stmt.call.name
-    if isinstance(stmt, (ast.Let, ast.Return)) and isinstance(stmt.value, ast.Call):
+    if isinstance(stmt, (ast.Let, ast.Return)) and model.calls_rule(stmt.value):
         return stmt.value.name
     return None
 
@@ -165,7 +164,7 @@ def _add_body(flow, model, key, body, bodies) -> list:
         label = decision_label(stmt)
         if label is not None:
             flow.edge(key, flow.labelled(f"d_{key}", label, "decision"))
-        called = _rule_called(stmt)
+        called = _rule_called(model, stmt)
         if called is not None and _rule_id(called) in bodies:
             callees.append(_rule_id(called))
             flow.edge(key, callees[-1])

@@ -147,8 +147,7 @@ class Machine:
             return
         order = self.chance.shuffle(cards, self.program.zone_label(key))
         w.zones[key] = list(order)
-        if self.program.zones_watched is None or key[0] in self.program.zones_watched:
-            w.version += 1
+        w.zone_changed(key[0])
         if self.listening:
             self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
 

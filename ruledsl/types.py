@@ -103,6 +103,10 @@ class Model:
     def type_of(self, expr) -> T:
         return self.types.get(id(expr), ANY)
 
+    def calls_rule(self, expr) -> bool:
+        """Whether `expr` is a call of a rule, as in `let x = r(...)` and `return r(...)`."""
+        return isinstance(expr, ast.Call) and expr.name in self.rules
+
     def resolve_type(self, ref: ast.TypeRef) -> T | None:
         name = ref.name
         if name in ("int", "bool", "player"):

@@ -58,8 +58,14 @@ class World:
         else:
             dest.insert(0, card)
         self.loc[card] = key
+        self.zone_changed(key[0])
+        if old is not None and old[0] != key[0]:
+            self.zone_changed(old[0])
+
+    def zone_changed(self, name: str):
+        """Marks the World changed if an end condition reads zone `name` (compile_watch.py)."""
         watch = self.program.zones_watched
-        if watch is None or key[0] in watch or old is not None and old[0] in watch:
+        if watch is None or name in watch:
             self.version += 1
 
     # ------------------------------------------------------------ rendering

@@ -553,11 +553,18 @@ def walk(node):
 def transform(node, fn):
     """`node` rebuilt bottom up, with `fn(n)` in place of each attrs node `n` (children first)."""
     if isinstance(node, tuple):
-        return tuple(transform(item, fn) for item in node)
+        items = tuple(transform(item, fn) for item in node)
+        return node if all(a is b for a, b in zip(items, node)) else items
     if not attrs.has(type(node)):
         return node
-    changes = {f.name: transform(getattr(node, f.name), fn) for f in attrs.fields(type(node)) if f.name != "span"}
-    return fn(attrs.evolve(node, **changes))
+    changes = {}
+    for f in attrs.fields(type(node)):
+        if f.name != "span":
+            old = getattr(node, f.name)
+            new = transform(old, fn)
+            if new is not old:
+                changes[f.name] = new
+    return fn(attrs.evolve(node, **changes) if changes else node)  # unchanged parts are kept, not copied
 
 
 def rename_calls(node, old: str, new: str):

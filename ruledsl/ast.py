@@ -16,10 +16,38 @@ def added(default=None):
     return attrs.field(default=default, metadata={"omit_at_default": True})
 
 
+class Note:
+    """What the check stage found out about one expression, for every later stage:
+    its type (`types.T`) and, for a name, what the name stands for (`types.Binding`).
+
+    Each expression node gets its own empty Note when it is built; the checker fills it
+    in once. It is not syntax: equality, the rules hash and tree walks leave it out."""
+    __slots__ = ("type", "binding")
+
+    def __init__(self):
+        self.type = None
+        self.binding = None
+
+
+def _note():
+    return attrs.field(init=False, factory=Note, eq=False, repr=False, metadata={"annotation": True})
+
+
+def syntax_fields(cls) -> tuple:
+    """The fields of a node class that hold its syntax (its parts), without the span
+    and the checker's annotations."""
+    return _SYNTAX.get(cls) or _SYNTAX.setdefault(cls, tuple(
+        f for f in attrs.fields(cls) if f.name != "span" and not f.metadata.get("annotation")))
+
+
+_SYNTAX: dict = {}
+
+
 # ---------------------------------------------------------------- expressions
 @node
 class Expr:
     span: Span
+    note: Note = _note()
 
 
 @node
@@ -545,9 +573,8 @@ def walk(node):
             yield from walk(item)
     elif attrs.has(type(node)):
         yield node
-        for f in attrs.fields(type(node)):
-            if f.name != "span":
-                yield from walk(getattr(node, f.name))
+        for f in syntax_fields(type(node)):
+            yield from walk(getattr(node, f.name))
 
 
 def transform(node, fn):
@@ -558,12 +585,11 @@ def transform(node, fn):
     if not attrs.has(type(node)):
         return node
     changes = {}
-    for f in attrs.fields(type(node)):
-        if f.name != "span":
-            old = getattr(node, f.name)
-            new = transform(old, fn)
-            if new is not old:
-                changes[f.name] = new
+    for f in syntax_fields(type(node)):
+        old = getattr(node, f.name)
+        new = transform(old, fn)
+        if new is not old:
+            changes[f.name] = new
     return fn(attrs.evolve(node, **changes) if changes else node)  # unchanged parts are kept, not copied
 
 

@@ -6,14 +6,15 @@ import re
 
 from . import ast, sugar
 from .budget import MAX_SPACES
-from .check_body import GLOBAL_COLLECTIONS, GLOBAL_VALUES, BodyChecker, Scope
+from .check_expr import GLOBAL_NAMES, Scope
+from .check_stmt import StmtChecker
 from .check_stmt import can_fall_through
 from .errors import MAX_SHOWN, Diagnostic, RuleError, Span
 from .load import Loaded
-from .types import ANY, BOOL, INT, NULLABLE, PLAYER, BoardInfo, CardSet, Model, T, assignable, elem_of
+from .types import ANY, BOOL, INT, NULLABLE, PLAYER, Binding, BoardInfo, CardSet, Model, T, assignable, elem_of
 
 VISIBILITIES = ("hidden", "owner", "public", "top")
-RESERVED = set(GLOBAL_COLLECTIONS) | set(GLOBAL_VALUES) | {"int", "bool", "player", "base"}
+RESERVED = set(GLOBAL_NAMES) | {"int", "bool", "player", "base"}
 SPECIAL_RULES = ("setup", "flow")
 
 
@@ -62,7 +63,8 @@ class Checker:
         self.errors = errors
         self.path = path
         self.m = Model()
-        self.body = BodyChecker(self.m, errors)
+        self.stmts = StmtChecker(self.m, errors)
+        self.exprs = self.stmts.x
         self.global_names: dict = {}
         self.pending_rows: list = []  # (card set, rows), checked once constants are typed
 
@@ -114,14 +116,14 @@ class Checker:
             self.fields(d)
         for d in by_type(ast.Const):
             self.m.consts[d.name] = d
-            self.m.const_types[d.name] = self.body.expr(d.value, Scope())
+            self.m.const_types[d.name] = self.exprs.expr(d.value, Scope())
         for cs, rows in self.pending_rows:  # after constants: `each` rows and labels may use them
             self.card_rows(cs, rows)
         for cs in self.m.cardsets.values():
             if cs.decl.label is not None:
                 scope = Scope()
                 scope.names.update(cs.params)
-                self.body.expr(cs.decl.label, scope)
+                self.exprs.expr(cs.decl.label, scope)
         self.field_defaults()
         self.card_and_board_fields()
         for d in by_type(ast.Def):
@@ -188,7 +190,7 @@ class Checker:
 
     def type_hint(self, name) -> str:
         m = self.m
-        return self.body.suggest(name, ["int", "bool", "player", *m.enums, *m.boards, *m.cardsets])
+        return self.exprs.suggest(name, ["int", "bool", "player", *m.enums, *m.boards, *m.cardsets])
 
     def value(self, v: ast.Value, t: T):
         ok = {
@@ -240,7 +242,7 @@ class Checker:
                     self.err(r, "E316", f"card set '{cs.decl.name}' has no attribute '{name}'")
                     continue
                 bound.add(name)
-                et = elem_of(self.body.expr(expr, Scope()))
+                et = elem_of(self.exprs.expr(expr, Scope()))
                 if et is None or not assignable(et, cs.params[name]):
                     self.err(expr, "E201", f"'each {name} in ...' needs values of type {cs.params[name]}")
             for name in cs.params:
@@ -319,10 +321,10 @@ class Checker:
 
     def reads_at_setup(self, e, owner, ready):
         for node in ast.walk(e):
-            if isinstance(node, ast.Name) and id(node) not in self.m.local_ids:
-                if node.name in self.m.zones:
+            if isinstance(node, ast.Name):
+                if node.note.binding is Binding.ZONE:
                     yield node, f"zone '{node.name}'"
-                elif owner == "shared" and node.name in self.m.shared_fields and node.name not in ready:
+                elif owner == "shared" and node.note.binding is Binding.SHARED_FIELD and node.name not in ready:
                     yield node, f"shared field '{node.name}'"
             elif isinstance(node, ast.Attr) and node.name in self.m.player_fields:
                 if owner == "shared" or node.name not in ready:
@@ -335,7 +337,7 @@ class Checker:
             return
         if f.type.optional and t.kind not in NULLABLE:
             self.err(f.type, "E326", f"{t} cannot be none, so '?' does not fit")
-        vt = self.body.want(f.default, Scope(), t, f"the start value of '{f.name}'")
+        vt = self.exprs.want(f.default, Scope(), t, f"the start value of '{f.name}'")
         if vt.kind == "none" and not f.type.optional:
             self.err(f.default, "E326", f"'{f.name}' starts as none: declare it as '{f.type.name}?'")
 
@@ -354,17 +356,17 @@ class Checker:
         return scope
 
     def define(self, d):
-        self.m.types[("def", d.name)] = self.body.expr(d.body, self.param_scope(d))
+        self.m.def_types[d.name] = self.exprs.expr(d.body, self.param_scope(d))
 
     def rule(self, d):
         if d.name in SPECIAL_RULES and d.params:
             self.err(d, "E328", f"rule '{d.name}' takes no parameters")
-        self.body.result = self.result_type(d)
-        self.body.result_may_be_none = d.returns is not None and d.returns.optional
+        self.stmts.result = self.result_type(d)
+        self.stmts.result_may_be_none = d.returns is not None and d.returns.optional
         try:
-            self.body.block(d.body, self.param_scope(d))
+            self.stmts.block(d.body, self.param_scope(d))
         finally:
-            self.body.result, self.body.result_may_be_none = None, False
+            self.stmts.result, self.stmts.result_may_be_none = None, False
         if d.returns is not None and not d.returns.optional and can_fall_through(d.body):
             t = self.m.resolve_type(d.returns)
             hint = f" (declare '-> {d.returns.name}?' if it may give none)" if t and t.kind in NULLABLE else ""
@@ -395,18 +397,18 @@ class Checker:
         want = [T("space", d.board), PLAYER]
         if kinds != want and ANY not in kinds:
             self.err(d, "E330", f"'on {d.kind} {d.board}' takes (space: {d.board}, mover: player)")
-        self.body.block(d.body, scope)
+        self.stmts.block(d.body, scope)
 
     def end(self, d):
         self.m.ends.append(d)
-        self.body.want(d.cond, Scope(), BOOL, "an end condition")
+        self.exprs.want(d.cond, Scope(), BOOL, "an end condition")
         if d.winner is not None:
-            self.body.want(d.winner, Scope(), PLAYER, "the winner")
+            self.exprs.want(d.winner, Scope(), PLAYER, "the winner")
 
     def score(self, d):
         scope = Scope()
         scope.names[d.var] = PLAYER
-        self.body.want(d.value, scope, INT, f"a {d.kind}")
+        self.exprs.want(d.value, scope, INT, f"a {d.kind}")
         if d.kind == "score":
             if self.m.score is not None:
                 self.err(d, "E331", "'score' is defined twice; later ones break ties with 'tiebreak'")

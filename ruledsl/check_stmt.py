@@ -1,12 +1,23 @@
-"""Check stage, part 3: the statements inside rule bodies (a mixin of BodyChecker)."""
+"""Check stage: the statements inside rule bodies. A StmtChecker holds an ExprChecker
+(check_expr.py) for the expressions in them."""
 from __future__ import annotations
 
 from . import ast
-from .types import ANY, BOOL, DIRECTION, INT, PLAYER, T, assignable
+from .check_expr import ExprChecker
+from .types import ANY, BOOL, DIRECTION, INT, PLAYER, T, Binding, assignable
 
 
-class StmtChecks:
-    """Statement checks; `self` is a check_body.BodyChecker (expr, want, err, m)."""
+class StmtChecker:
+    """Checks statements; records every error, never stops early."""
+
+    def __init__(self, model, errors: list):
+        self.m = model
+        self.x = ExprChecker(model, errors)
+        self.err = self.x.err
+        self.suggest = self.x.suggest
+        self.loop_depth = 0  # loops around the statement being checked (for 'break')
+        self.result: T | None = None  # the type the rule being checked gives (`-> TYPE`), if any
+        self.result_may_be_none = False
 
     def block(self, stmts, scope):
         for s in stmts:
@@ -21,12 +32,12 @@ class StmtChecks:
         if self.m.calls_rule(s.value):
             t = self.rule_result(s.value, scope)
         else:
-            t = self.expr(s.value, scope)
+            t = self.x.expr(s.value, scope)
         self.declare(s, scope, s.name, t)
 
     def rule_result(self, call, scope):
         rule = self.m.rules[call.name]
-        self.call_args(call, rule.params, scope)
+        self.x.call_args(call, rule.params, scope)
         if rule.returns is None:
             self.err(call, "E236", f"rule '{call.name}' gives no result: declare it "
                                    f"'rule {call.name}(...) -> TYPE' and end it with 'return VALUE'")
@@ -42,29 +53,27 @@ class StmtChecks:
         target = s.target
         tt = self.assign_target(target, scope)
         if s.op == "=":
-            self.want(s.value, scope, tt, f"the new value of '{_show(target)}'")
+            self.x.want(s.value, scope, tt, f"the new value of '{_show(target)}'")
         else:
             if tt not in (INT, ANY):
                 self.err(s, "E222", f"'{s.op}' needs an int target, not {tt}")
-            self.want(s.value, scope, INT, f"the right side of '{s.op}'")
+            self.x.want(s.value, scope, INT, f"the right side of '{s.op}'")
 
     def assign_target(self, target, scope) -> T:
         if isinstance(target, ast.Name):
-            local = scope.lookup(target.name)
-            if local is not None:
-                self.m.local_ids.add(id(target))
-                return local
-            if target.name in self.m.shared_fields:
-                return self.expr(target, scope)
-            if self.name_type(target.name, scope) is not None:
+            found = self.x.resolve(target.name, scope)
+            if found is not None and found[0] in (Binding.LOCAL, Binding.SHARED_FIELD):
+                target.note.binding, target.note.type = found
+                return found[1]
+            if found is not None:
                 self.err(target, "E223", f"'{target.name}' cannot be assigned")
                 return ANY
             self.err(target, "E202", f"unknown name '{target.name}'"
-                                     f"{self.suggest(target.name, self.known_names(scope))}")
+                                     f"{self.suggest(target.name, self.x.known_names(scope))}")
             return ANY
         if isinstance(target, ast.Attr):
-            t = self.expr(target, scope)
-            ot = self.m.type_of(target.obj)
+            t = self.x.expr(target, scope)
+            ot = target.obj.note.type
             if t != ANY and not self.is_field(ot, target.name):
                 self.err(target, "E223", f"'{target.name}' of {ot} is fixed; only fields can change")
             return t
@@ -84,37 +93,37 @@ class StmtChecks:
     def s_CallStmt(self, s, scope):
         call = s.call
         if call.name in self.m.rules:
-            self.call_args(call, self.m.rules[call.name].params, scope)
+            self.x.call_args(call, self.m.rules[call.name].params, scope)
         elif call.name in self.m.defs:
             self.err(s, "E224", f"'{call.name}' is a def (a value); use it inside an expression")
         else:
-            self.unknown_call(call, "E225", f"unknown rule '{call.name}'{self.suggest(call.name, self.m.rules)}")
+            self.x.unknown_call(call, "E225", f"unknown rule '{call.name}'{self.suggest(call.name, self.m.rules)}")
             for a in call.args:
-                self.expr(a, scope)
+                self.x.expr(a, scope)
 
     def s_If(self, s, scope):
         for cond, body in s.branches:
-            self.want(cond, scope, BOOL, "an 'if' condition")
+            self.x.want(cond, scope, BOOL, "an 'if' condition")
             self.block(body, scope.child())
         if s.other is not None:
             self.block(s.other, scope.child())
 
     def s_For(self, s, scope):
-        el, inner = self.element_scope(s.source, s.var, scope)
+        el, inner = self.x.element_scope(s.source, s.var, scope)
         if s.order is not None:
-            self.want(s.order, inner, INT, "a 'by' key")
+            self.x.want(s.order, inner, INT, "a 'by' key")
         if s.start is not None:
             if el not in (PLAYER, ANY):
                 self.err(s.start, "E226", "'from' needs a loop over players")
-            self.want(s.start, scope, PLAYER, "the 'from' player")
+            self.x.want(s.start, scope, PLAYER, "the 'from' player")
         self.loop_body(s.body, inner)
 
     def s_While(self, s, scope):
-        self.want(s.cond, scope, BOOL, "a 'while' condition")
+        self.x.want(s.cond, scope, BOOL, "a 'while' condition")
         self.loop_body(s.body, scope.child())
 
     def s_Repeat(self, s, scope):
-        self.want(s.count, scope, INT, "a 'repeat' count")
+        self.x.want(s.count, scope, INT, "a 'repeat' count")
         self.loop_body(s.body, scope.child())
 
     def s_Loop(self, s, scope):
@@ -132,30 +141,30 @@ class StmtChecks:
             self.err(s, "E233", "'break' outside a loop (a loop in a calling rule doesn't count)")
 
     def s_Choose(self, s, scope):
-        el, inner = self.binder(s, scope)
-        self.want(s.by, scope, PLAYER, "the chooser ('by')")
+        el, inner = self.x.binder(s, scope)
+        self.x.want(s.by, scope, PLAYER, "the chooser ('by')")
         self.declare(s, scope, s.var, el)
 
     def s_Menu(self, s, scope):
-        self.want(s.by, scope, PLAYER, "the chooser ('by')")
+        self.x.want(s.by, scope, PLAYER, "the chooser ('by')")
         seen = set()
         for opt in s.options:
             if opt.label in seen:
                 self.err(opt, "E227", f"option '{opt.label}' appears twice")
             seen.add(opt.label)
             if opt.guard is not None:
-                self.want(opt.guard, scope, BOOL, "an option's condition")
+                self.x.want(opt.guard, scope, BOOL, "an option's condition")
             self.block(opt.body, scope.child())
 
     def s_May(self, s, scope):
-        self.want(s.by, scope, PLAYER, "the chooser of 'may'")
+        self.x.want(s.by, scope, PLAYER, "the chooser of 'may'")
         if s.guard is not None:
-            self.want(s.guard, scope, BOOL, "a 'may' condition")
+            self.x.want(s.guard, scope, BOOL, "a 'may' condition")
         self.block(s.body, scope.child())
 
     def s_MoveCard(self, s, scope):
-        ct = self.expr(s.card, scope)
-        zt = self.expr(s.dest, scope)
+        ct = self.x.expr(s.card, scope)
+        zt = self.x.expr(s.dest, scope)
         if zt.kind not in ("zone", "any"):
             self.err(s.dest, "E228", f"cards move to a zone, not {zt}")
         elif ct.kind not in ("card", "any"):
@@ -169,8 +178,8 @@ class StmtChecks:
             self.err(s.target, "E229", f"'move ... by' moves a space-valued field, not {tt}")
         elif tt.kind == "space" and self.m.boards[tt.name].decl.topology not in ("loop", "line", "graph"):
             self.err(s.target, "E229", f"board '{tt.name}' has no track order: give it 'loop', 'line' or 'graph'")
-        self.want(s.count, scope, INT, "a step count")
-        self.want(s.direction, scope, T("enum", DIRECTION), "a direction")
+        self.x.want(s.count, scope, INT, "a step count")
+        self.x.want(s.direction, scope, T("enum", DIRECTION), "a direction")
         self.walk_route(s, scope, tt)
 
     def walk_route(self, s, scope, tt):
@@ -179,9 +188,9 @@ class StmtChecks:
         if s.route is not None:
             inner = scope.child()
             inner.names[s.via] = tt
-            self.want(s.route, inner, BOOL, "a route condition ('via ... where')")
+            self.x.want(s.route, inner, BOOL, "a route condition ('via ... where')")
         if s.by is not None:
-            self.want(s.by, scope, PLAYER, "the chooser at a fork ('by')")
+            self.x.want(s.by, scope, PLAYER, "the chooser at a fork ('by')")
         if tt.kind != "space":
             return
         decl = self.m.boards[tt.name].decl
@@ -197,9 +206,9 @@ class StmtChecks:
 
     def s_Draw(self, s, scope):
         if s.count is not None:
-            self.want(s.count, scope, INT, "a draw count")
-        a = self.expr(s.source, scope)
-        b = self.expr(s.dest, scope)
+            self.x.want(s.count, scope, INT, "a draw count")
+        a = self.x.expr(s.source, scope)
+        b = self.x.expr(s.dest, scope)
         for node, t in ((s.source, a), (s.dest, b)):
             if t.kind not in ("zone", "any"):
                 self.err(node, "E228", f"draw works on zones, not {t}")
@@ -207,24 +216,24 @@ class StmtChecks:
             self.err(s, "E228", f"cannot draw {a.name} cards into a zone of {b.name}")
 
     def s_Shuffle(self, s, scope):
-        t = self.expr(s.zone, scope)
+        t = self.x.expr(s.zone, scope)
         if t.kind not in ("zone", "any"):
             self.err(s.zone, "E228", f"only zones can be shuffled, not {t}")
 
     def s_Say(self, s, scope):
-        self.expr(s.text, scope)
+        self.x.expr(s.text, scope)
 
     def s_Reveal(self, s, scope):
-        self.expr(s.value, scope)
+        self.x.expr(s.value, scope)
         if s.to is not None:
-            self.want(s.to, scope, PLAYER, "the 'to' of a reveal")
+            self.x.want(s.to, scope, PLAYER, "the 'to' of a reveal")
 
     def s_Eliminate(self, s, scope):
-        self.want(s.player, scope, PLAYER, "who is eliminated")
+        self.x.want(s.player, scope, PLAYER, "who is eliminated")
 
     def s_EndGame(self, s, scope):
         if s.winner is not None:
-            self.want(s.winner, scope, PLAYER, "the winner")
+            self.x.want(s.winner, scope, PLAYER, "the winner")
 
     def s_Return(self, s, scope):
         result = self.result
@@ -235,14 +244,14 @@ class StmtChecks:
         if result is None:
             self.err(s, "E234", "'return VALUE' in a rule that declares no result: write '-> TYPE' after its "
                                 "parameters")
-            self.expr(s.value, scope)
+            self.x.expr(s.value, scope)
             return
         if self.m.calls_rule(s.value):  # `return r(...)`: the result of another rule
             given = self.rule_result(s.value, scope)
             if not assignable(given, result):
                 self.err(s.value, "E201", f"the rule's result must be {result}, not {given}")
             return
-        self.want(s.value, scope, result, "the rule's result")
+        self.x.want(s.value, scope, result, "the rule's result")
 
 
 def can_fall_through(stmts) -> bool:

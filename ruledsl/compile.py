@@ -321,11 +321,11 @@ class StmtCompiler:
         """A closure (w, env, value) that stores into a local, shared or entity field."""
         if isinstance(target, ast.Name):
             name = target.name
-            if id(target) in self.m.local_ids:
+            if target.note.binding.local:
                 return lambda w, env, v: env.__setitem__(name, v)
             return lambda w, env, v: w.shared.__setitem__(name, v)
         obj, name, span = self.x(target.obj), target.name, target.span
-        ot = self.m.type_of(target.obj)
+        ot = target.obj.note.type
 
         def need(w, env):
             o = obj(w, env)
@@ -406,7 +406,7 @@ class StmtCompiler:
         self.simple(code, s, lambda vm, env: vm.emit("say", text=text(vm.w, env)))
 
     def s_Reveal(self, code, s):
-        value, lab = self.x(s.value), self.p.labeler(self.m.type_of(s.value))
+        value, lab = self.x(s.value), self.p.labeler(s.value.note.type)
         if s.to is None:
             self.simple(code, s, lambda vm, env: vm.emit("reveal", text=lab(value(vm.w, env))))
             return

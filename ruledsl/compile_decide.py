@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import ast
 from .errors import GameRuntimeError
 from .runtime import Decision
-from .types import elem_of
+from .types import coll, elem_of
 
 
 def _dedupe(labels, values, state_of=None):
@@ -37,12 +37,14 @@ def _chooser(self, by, span):
 
 
 def s_Choose(self, code, s):
+    elem = elem_of(s.source.note.type)
     if s.where is not None:  # `choose x from S where c` offers [x in S where c]
-        src = self.x(ast.Filter(span=s.span, var=s.var, source=s.source, where=s.where))
+        offered = ast.Filter(span=s.span, var=s.var, source=s.source, where=s.where)
+        offered.note.type = coll(elem)
+        src = self.x(offered)
     else:
         src = self.x.source(s.source)
     seat = _chooser(self, self.x(s.by), s.span)
-    elem = elem_of(self.m.type_of(s.source))
     labels_of = self.p.labels_fn(elem)
     var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
     with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)

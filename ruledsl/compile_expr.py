@@ -14,12 +14,12 @@ precise error with the span of the failing sub-expression.
 """
 from __future__ import annotations
 
-import attrs
 
 from . import ast, budget
 from .builtins import BUILTINS
 from .compile_expr_closures import ClosureCompiler
 from .errors import GameRuntimeError
+from .types import Binding
 
 ARITH = {"+", "-", "*"}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -85,7 +85,7 @@ class ExprCompiler:
     def source(self, e):
         """A function giving a fresh list of the items of a collection or zone."""
         f = self(e)
-        if self.m.type_of(e).kind == "zone":
+        if e.note.type.kind == "zone":
             return lambda w, env: list(w.zones[f(w, env)])
         return f
 
@@ -123,7 +123,6 @@ class _Gen:
     def __init__(self, owner: ExprCompiler):
         self.m, self.p = owner.m, owner.p
         self.consts: dict = {}
-        self.bound: list = []  # aggregate variables in scope, innermost last
 
     def const(self, value) -> str:
         name = f"_k{len(self.consts)}"
@@ -149,47 +148,60 @@ class _Gen:
             if isinstance(part, str):
                 parts.append(self.const(part))
             else:
-                lab = self.const(self.p.labeler(self.m.type_of(part)))
+                lab = self.const(self.p.labeler(part.note.type))
                 parts.append(f"{lab}({self.expr(part)})")
         if len(parts) < 2:
             return parts[0] if parts else "''"
         return f"{self.const(budget.text)}({' + '.join(parts)}, {self.const(e.span)})"
 
     def c_Name(self, e):
-        name, m = e.name, self.m
-        if name in self.bound:
-            return _var(name)
-        if id(e) in m.local_ids:
-            return f"env[{name!r}]"
-        if name == "players":
-            return "[_i for _i, _a in enumerate(w.alive) if _a]"
-        if name == "seats":
-            return "list(range(w.n))"
-        if name == "player_count":
-            return "w.n"
-        if name in m.consts:
-            return f"w.consts[{name!r}]"
-        if name in m.shared_fields:
-            return f"w.shared[{name!r}]"
-        if name in m.enum_of_value or name in m.board_of_space:
-            return repr(name)
-        if name in m.zones:
-            return repr((name, None))
-        if name in m.enums:
-            return self.const(list(m.enums[name]))
-        if name in m.boards:
-            return self.const(list(m.boards[name].spaces))
-        if name in m.cardsets:
-            return f"list({self.const(self.p.cardset_ids)}[{name!r}])"  # filled after defs compile
-        raise AssertionError(f"unresolved name {name}")  # the checker rules this out
+        return getattr(self, "n_" + e.note.binding.name)(e.name)
+
+    # what a name stands for (types.Binding, recorded by the checker) -> its code
+    def n_ITEM(self, name):
+        return _var(name)  # a Python variable of the comprehension being generated
+
+    def n_LOCAL(self, name):
+        return f"env[{name!r}]"
+
+    def n_PLAYERS(self, name):
+        return "[_i for _i, _a in enumerate(w.alive) if _a]"
+
+    def n_SEATS(self, name):
+        return "list(range(w.n))"
+
+    def n_PLAYER_COUNT(self, name):
+        return "w.n"
+
+    def n_CONST(self, name):
+        return f"w.consts[{name!r}]"
+
+    def n_SHARED_FIELD(self, name):
+        return f"w.shared[{name!r}]"
+
+    def n_ENUM_VALUE(self, name):
+        return repr(name)
+
+    n_SPACE = n_ENUM_VALUE
+
+    def n_ZONE(self, name):
+        return repr((name, None))
+
+    def n_ENUM(self, name):
+        return self.const(list(self.m.enums[name]))
+
+    def n_BOARD(self, name):
+        return self.const(list(self.m.boards[name].spaces))
+
+    def n_CARDSET(self, name):
+        return f"list({self.const(self.p.cardset_ids)}[{name!r}])"  # filled after defs compile
 
     # ------------------------------------------------------------ access
     def c_Attr(self, e):
         name = e.name
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and id(e.obj) not in self.m.local_ids \
-                and e.obj.name not in self.bound:
+        if e.obj.note.binding is Binding.ENUM:  # `Color.red`
             return repr(name)
-        ot, obj = self.m.type_of(e.obj), self.expr(e.obj)
+        ot, obj = e.obj.note.type, self.expr(e.obj)
         if ot.kind == "player":
             if name == "seat":
                 return obj
@@ -208,7 +220,7 @@ class _Gen:
         raise AssertionError(f"attribute {name} of {ot}")
 
     def c_Index(self, e):
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.zones and id(e.obj) not in self.m.local_ids:
+        if e.obj.note.binding is Binding.ZONE:  # `hand[p]`
             return f"({e.obj.name!r}, {self.expr(e.index)})"
         return f"{self.const(_index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)})"
 
@@ -225,7 +237,7 @@ class _Gen:
     def items(self, e) -> str:
         """The iterable of a collection or zone, not copied (expressions don't mutate)."""
         src = self.expr(e)
-        return f"w.zones[{src}]" if self.m.type_of(e).kind == "zone" else src
+        return f"w.zones[{src}]" if e.note.type.kind == "zone" else src
 
     def loop(self, e, make) -> str:
         """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound.
@@ -237,19 +249,15 @@ class _Gen:
         index = self.index_for(e, conds)
         if index is not None:
             src, conds = index
-        self.bound.append(e.var)
-        try:
-            where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
-            made = make()
-        finally:
-            self.bound.pop()
+        where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
+        made = make()
         src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"  # the work budget
         return f"{made} for {_var(e.var)} in {src}{where}"
 
     def index_for(self, e, conds):
         """(source code, remaining conjuncts) using an attribute index, or None."""
         src = e.source
-        if not isinstance(src, ast.Name) or id(src) in self.m.local_ids or src.name in self.bound:
+        if not isinstance(src, ast.Name) or src.note.binding.local:
             return None
         tables = self.fixed_attrs(src.name)
         if tables is None:
@@ -299,7 +307,7 @@ class _Gen:
     def c_Filter(self, e):
         if e.where is None:
             src = self.expr(e.source)
-            return f"list(w.zones[{src}])" if self.m.type_of(e.source).kind == "zone" else src
+            return f"list(w.zones[{src}])" if e.source.note.type.kind == "zone" else src
         return f"[{self.loop(e, lambda: _var(e.var))}]"
 
     def c_ListLit(self, e):
@@ -318,7 +326,7 @@ class _Gen:
         if op == "%":
             return f"({a} % {b})"
         if op == "in":
-            if self.m.type_of(e.right).kind == "zone":
+            if e.right.note.type.kind == "zone":
                 return f"({a} in w.zones[{b}])"
             return f"({a} in {b})"
         raise AssertionError(f"operator {op}")
@@ -373,7 +381,7 @@ def _mentions(e, name: str) -> bool:
     if isinstance(e, (list, tuple)):
         return any(_mentions(x, name) for x in e)
     if isinstance(e, ast.Expr):
-        return any(_mentions(getattr(e, f.name), name) for f in attrs.fields(type(e)) if f.name != "span")
+        return any(_mentions(getattr(e, f.name), name) for f in ast.syntax_fields(type(e)))
     return False
 
 

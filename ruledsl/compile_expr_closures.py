@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import operator
 
-from . import ast, budget
+from . import budget
 from .builtins import BUILTINS
 from .errors import GameRuntimeError
+from .types import Binding
 
 ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -43,46 +44,40 @@ class ClosureCompiler:
             if isinstance(part, str):
                 pieces.append(lambda w, env, s=part: s)
             else:
-                f, lab = self(part), self.p.labeler(self.m.type_of(part))
+                f, lab = self(part), self.p.labeler(part.note.type)
                 pieces.append(lambda w, env, f=f, lab=lab: lab(f(w, env)))
         span = e.span
         return lambda w, env: budget.text("".join(p(w, env) for p in pieces), span)
 
     def c_Name(self, e):
-        name, m = e.name, self.m
-        t = m.type_of(e)
-        if id(e) in m.local_ids:
+        name, m, binding = e.name, self.m, e.note.binding
+        if binding.local:
             return lambda w, env: env[name]
-        if name == "players":
+        if binding is Binding.PLAYERS:
             return lambda w, env: [i for i, a in enumerate(w.alive) if a]
-        if name == "seats":
+        if binding is Binding.SEATS:
             return lambda w, env: list(range(w.n))
-        if name == "player_count":
+        if binding is Binding.PLAYER_COUNT:
             return lambda w, env: w.n
-        if name in m.consts:
+        if binding is Binding.CONST:
             return lambda w, env: w.consts[name]
-        if name in m.shared_fields:
+        if binding is Binding.SHARED_FIELD:
             return lambda w, env: w.shared[name]
-        if name in m.enum_of_value or name in m.board_of_space:
+        if binding in (Binding.ENUM_VALUE, Binding.SPACE):
             return lambda w, env: name
-        if name in m.zones:
+        if binding is Binding.ZONE:
             key = (name, None)
             return lambda w, env: key
-        if name in m.enums:
-            values = list(m.enums[name])
-            return lambda w, env: values
-        if name in m.boards:
-            spaces = list(m.boards[name].spaces)
-            return lambda w, env: spaces
-        if name in m.cardsets:
+        if binding is Binding.CARDSET:
             ids = self.p.cardset_ids  # filled after defs compile; read late
             return lambda w, env: list(ids[name])
-        raise AssertionError(f"unresolved name {name} of type {t}")  # the checker rules this out
+        values = list(m.enums[name]) if binding is Binding.ENUM else list(m.boards[name].spaces)
+        return lambda w, env: values
 
     def c_Attr(self, e):
-        ot = self.m.type_of(e.obj)
+        ot = e.obj.note.type
         name = e.name
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and id(e.obj) not in self.m.local_ids:
+        if e.obj.note.binding is Binding.ENUM:
             return lambda w, env: name
         obj = self(e.obj)
         span = e.span
@@ -107,7 +102,7 @@ class ClosureCompiler:
         raise AssertionError(f"attribute {name} of {ot}")
 
     def c_Index(self, e):
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.zones and id(e.obj) not in self.m.local_ids:
+        if e.obj.note.binding is Binding.ZONE:
             zname = e.obj.name
             key = self(e.index)
             return lambda w, env: (zname, key(w, env))
@@ -139,7 +134,7 @@ class ClosureCompiler:
     def source(self, e):
         """A closure giving the list of items of a collection or zone."""
         f = self(e)
-        if self.m.type_of(e).kind == "zone":
+        if e.note.type.kind == "zone":
             return lambda w, env: list(w.zone(f(w, env)))
         return f
 
@@ -230,7 +225,7 @@ class ClosureCompiler:
                 return x // y if op == "/" else x % y
             return divide
         if op == "in":
-            if self.m.type_of(e.right).kind == "zone":
+            if e.right.note.type.kind == "zone":
                 return lambda w, env: a(w, env) in w.zone(b(w, env))
             return lambda w, env: a(w, env) in b(w, env)
         f = COMPARE[op]

@@ -66,7 +66,7 @@ def _order_fn(self, s):
 def s_For(self, code, s):
     items = _order_fn(self, s)
     var, slot = s.var, f"#for{next(_uid)}"
-    players = self.m.type_of(s.source).elem == PLAYER
+    players = s.source.note.type.elem == PLAYER
 
     def init(vm, fr):
         fr.env[slot] = [items(vm, fr.env), 0]
@@ -164,11 +164,11 @@ def _land(vm, fr, slot, getter, on_land):
 
 def s_Walk(self, code, s):
     """`move X.f by N steps D`: one space at a time, running `on pass` and `on land`."""
-    board = self.m.type_of(s.target).name
+    board = s.target.note.type.name
     setter = self.setter(s.target)
     getter = self.x(s.target)
     count, direction = self.x(s.count), self.x(s.direction)
-    mover = self.x(s.target.obj) if self.m.type_of(getattr(s.target, "obj", s.target)) == PLAYER else None
+    mover = self.x(s.target.obj) if getattr(s.target, "obj", s.target).note.type == PLAYER else None
     slot = f"#walk{next(_uid)}"
     on_pass = self.p.triggers_ref(("pass", board))
     on_land = self.p.triggers_ref(("land", board))
@@ -233,7 +233,7 @@ def _graph_walk(self, code, s, board, setter, getter, count, direction, mover, o
     route = self.x(s.route) if s.route is not None else None
     chooser = self.x(s.by) if s.by is not None else None
     var, name, span = s.via, s.label or "route", s.span
-    labels_of = self.p.labels_fn(self.m.type_of(s.target))
+    labels_of = self.p.labels_fn(s.target.note.type)
     ways_of = self.p.graph_ways
 
     def init(vm, fr):

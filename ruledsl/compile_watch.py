@@ -13,6 +13,7 @@ end condition may read what it writes, so most steps skip the conditions. Keys:
 from __future__ import annotations
 
 from . import ast
+from .types import Binding
 
 ALIVE = ("alive",)
 OWNERS = ("player", "space", "card")
@@ -32,10 +33,10 @@ def ends_read(model) -> frozenset | None:
 def write_key(model, target):
     """The key an assignment to `target` writes; None for a local (nothing), or unknown."""
     if isinstance(target, ast.Name):
-        if id(target) in model.local_ids:
+        if target.note.binding.local:
             return None
         return ("shared", target.name)
-    owner = model.type_of(target.obj).kind if isinstance(target, ast.Attr) else "any"
+    owner = target.obj.note.type.kind if isinstance(target, ast.Attr) else "any"
     return (owner, target.name) if owner in OWNERS else ("any",)
 
 
@@ -72,7 +73,6 @@ class _Reader:
     def __init__(self, model):
         self.m = model
         self.keys: set = set()
-        self.bound: list = []  # aggregate variables in scope
         self.defs_seen: set = set()
 
     def expr(self, e):
@@ -92,19 +92,19 @@ class _Reader:
                 self.expr(part)
 
     def r_Name(self, e):
-        m, name = self.m, e.name
-        if name in self.bound or id(e) in m.local_ids:
-            return
-        if name == "players":
+        name, binding = e.name, e.note.binding
+        if binding is Binding.PLAYERS:
             self.keys.add(ALIVE)
-        elif name in m.shared_fields:
+        elif binding is Binding.SHARED_FIELD:
             self.keys.add(("shared", name))
-        elif name in m.zones:
+        elif binding is Binding.ZONE:
             self.keys.add(("zone", name))
 
     def r_Attr(self, e):
+        if e.obj.note.binding is Binding.ENUM:  # `Color.red`: fixed
+            return
         self.expr(e.obj)
-        kind = self.m.type_of(e.obj).kind
+        kind = e.obj.note.type.kind
         if kind == "player" and e.name == "alive":
             self.keys.add(ALIVE)
         elif kind in OWNERS:
@@ -122,25 +122,20 @@ class _Reader:
         if e.name in self.m.defs:
             if e.name not in self.defs_seen:
                 self.defs_seen.add(e.name)
-                outer, self.bound = self.bound, []
                 self.expr(self.m.defs[e.name].body)
-                self.bound = outer
         elif e.name in ("next_player", "opponents"):
             self.keys.add(ALIVE)
 
     def r_Aggregate(self, e):
-        self.binding(e.source, e.var, e.where, e.value)
+        self.parts(e.source, e.where, e.value)
 
     def r_Filter(self, e):
-        self.binding(e.source, e.var, e.where)
+        self.parts(e.source, e.where)
 
-    def binding(self, source, var, *parts):
-        self.expr(source)
-        self.bound.append(var)
+    def parts(self, *parts):
         for part in parts:
             if part is not None:
                 self.expr(part)
-        self.bound.pop()
 
     def r_ListLit(self, e):
         for item in e.items:

@@ -107,7 +107,7 @@ def decision_label(stmt) -> str | None:
 
 
 def walk_board(model, stmt) -> str | None:
-    t = model.type_of(stmt.target)
+    t = stmt.target.note.type
     return t.name if t.kind == "space" else None
 
 

@@ -52,8 +52,8 @@ def canonical(node):
         return tuple(canonical(x) for x in node)
     if attrs.has(type(node)):
         return (type(node).__name__,) + tuple(
-            (f.name, canonical(getattr(node, f.name))) for f in attrs.fields(type(node))
-            if f.name not in ("span", "override") and not _omitted(f, getattr(node, f.name)))
+            (f.name, canonical(getattr(node, f.name))) for f in ast.syntax_fields(type(node))
+            if f.name != "override" and not _omitted(f, getattr(node, f.name)))
     return node
 
 

@@ -25,7 +25,6 @@ import copy
 import hashlib
 import json
 
-import attrs
 import pyspiel
 
 from . import ast
@@ -43,22 +42,10 @@ DEFAULT_MAX_STEPS = 10_000
 
 
 # ---------------------------------------------------------------- static tables
-def walk(node):
-    """Every AST node under `node` (attrs classes, tuples and lists)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif attrs.has(type(n)):
-            yield n
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
-
-
 def label_vocabulary(game) -> list:
     """Every label the game can offer that is known before play, sorted."""
     program, labels = game.program, {"pass", "none", "yes", "no"}
-    for node in walk(game.loaded.decls):
+    for node in ast.walk(game.loaded.decls):
         if isinstance(node, ast.Menu):
             labels.update(o.label for o in node.options)
         elif isinstance(node, ast.May):
@@ -77,7 +64,7 @@ def label_vocabulary(game) -> list:
 
 
 def most_dice_sides(game) -> int:
-    return max([n.sides for n in walk(game.loaded.decls) if isinstance(n, ast.Roll)], default=1)
+    return max([n.sides for n in ast.walk(game.loaded.decls) if isinstance(n, ast.Roll)], default=1)
 
 
 def label_hash(label: str) -> int:

@@ -1,6 +1,8 @@
 """Static types of the language and the symbol tables the checker builds."""
 from __future__ import annotations
 
+import enum
+
 import attrs
 
 from . import ast
@@ -56,6 +58,28 @@ def comparable(a: T, b: T) -> bool:
     return assignable(a, b) or assignable(b, a)
 
 
+class Binding(enum.Enum):
+    """What a name in an expression stands for, as the checker resolved it (ast.Note)."""
+    LOCAL = "a local or parameter of the rule or def"
+    ITEM = "the item of a comprehension"  # count(x in S ...), [x in S where ...], choose x from S where ...
+    PLAYERS = "the players still in the game"
+    SEATS = "every seat"
+    PLAYER_COUNT = "the number of seats"
+    CONST = "a constant"
+    SHARED_FIELD = "a shared field"
+    ENUM_VALUE = "a value of an enum"
+    SPACE = "a space of a board"
+    ZONE = "a zone"
+    ENUM = "an enum (its values)"
+    BOARD = "a board (its spaces)"
+    CARDSET = "a card set (its cards)"
+
+    @property
+    def local(self) -> bool:
+        """Bound inside a rule or def (a value of the run), not a name of the game."""
+        return self in (Binding.LOCAL, Binding.ITEM)
+
+
 @attrs.define
 class CardSet:
     decl: ast.Cards
@@ -96,12 +120,8 @@ class Model:
     ends: list = attrs.Factory(list)
     score: ast.Score | None = None
     tiebreaks: list = attrs.Factory(list)
-    types: dict = attrs.Factory(dict)  # id(expr) -> T
-    local_ids: set = attrs.Factory(set)  # ids of Name nodes that are locals
-    keep: list = attrs.Factory(list)  # keeps typed nodes alive so ids stay unique
-
-    def type_of(self, expr) -> T:
-        return self.types.get(id(expr), ANY)
+    def_types: dict = attrs.Factory(dict)  # def name -> T of its value
+    # the type of each expression, and what each name stands for, is in its ast.Note
 
     def calls_rule(self, expr) -> bool:
         """Whether `expr` is a call of a rule, as in `let x = r(...)` and `return r(...)`."""

@@ -12,7 +12,7 @@ import pytest
 from lark import v_args
 
 from ruledsl import ast, grammar, parse
-from ruledsl.check_body import BodyChecker
+from ruledsl.check_stmt import StmtChecker
 from ruledsl.compile import StmtCompiler
 from ruledsl.types import INT
 from support import run_text
@@ -31,7 +31,7 @@ def bump_stmt(self, meta, ch):                          # 2. the Builder makes t
 
 
 def s_Bump_check(self, s, scope):                       # 3. the checker
-    if self.m.shared_fields.get(s.field) is None or self.name_type(s.field, scope) != INT:
+    if self.m.shared_fields.get(s.field) is None or self.x.name_type(s.field, scope) != INT:
         self.err(s, "E202", f"'bump' needs a shared int field, not '{s.field}'")
 
 
@@ -50,7 +50,7 @@ def with_bump(monkeypatch):
     monkeypatch.setattr(parse, "grammar_text", lambda: text)
     parse.parser.cache_clear()
     monkeypatch.setattr(parse.Builder, "bump_stmt", bump_stmt, raising=False)
-    monkeypatch.setattr(BodyChecker, "s_Bump", s_Bump_check, raising=False)
+    monkeypatch.setattr(StmtChecker, "s_Bump", s_Bump_check, raising=False)
     monkeypatch.setattr(StmtCompiler, "s_Bump", s_Bump_compile, raising=False)
     yield
     parse.parser.cache_clear()

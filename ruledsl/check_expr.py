@@ -1,51 +1,58 @@
-"""Check stage, part 2: types of expressions inside bodies (statements: check_stmt.py)."""
+"""Check stage: the type of every expression, and what each name in it stands for.
+
+The ExprChecker writes both into the expression's `note` (ast.Note), once; the compiler
+and every later stage read them there. Statements: check_stmt.py."""
 from __future__ import annotations
 
 from . import ast
 from .budget import MAX_RANGE
-from .check_stmt import StmtChecks
 from .errors import Diagnostic, Suggestions
 from .load import BASE_CALL
-from .types import ANY, BOOL, INT, NONE, PLAYER, STR, T, assignable, coll, comparable, elem_of
+from .types import ANY, BOOL, INT, NONE, PLAYER, STR, T, Binding, assignable, coll, comparable, elem_of
 
 AGGREGATES = ("count", "sum", "max", "min", "any", "all", "first", "best")
-GLOBAL_COLLECTIONS = {"players": coll(PLAYER), "seats": coll(PLAYER)}
-GLOBAL_VALUES = {"player_count": INT}
+GLOBAL_NAMES = {"players": (Binding.PLAYERS, coll(PLAYER)), "seats": (Binding.SEATS, coll(PLAYER)),
+                "player_count": (Binding.PLAYER_COUNT, INT)}
 
 
 MAX_NESTING = 120  # deeper expressions are E232 (Python itself parses ~200 nested levels)
 
 
 class Scope:
-    def __init__(self, parent=None):
-        self.parent = parent
-        self.names: dict = {}
+    """The names a block binds. `items` scopes bind the item of a comprehension
+    (`count(x in S ...)`, `[x in S where ...]`, `choose x from S where ...`)."""
 
-    def lookup(self, name):
+    def __init__(self, parent=None, items=False):
+        self.parent = parent
+        self.names: dict = {}  # name -> T
+        self.binding = Binding.ITEM if items else Binding.LOCAL
+
+    def find(self, name) -> tuple | None:
+        """(Binding, T) of the innermost binding of `name`, or None."""
         s = self
         while s is not None:
             if name in s.names:
-                return s.names[name]
+                return s.binding, s.names[name]
             s = s.parent
         return None
 
-    def child(self):
-        return Scope(self)
+    def lookup(self, name) -> T | None:
+        found = self.find(name)
+        return None if found is None else found[1]
+
+    def child(self, items=False):
+        return Scope(self, items)
 
 
-class BodyChecker(StmtChecks):
-    """Types expressions and statements; records every error, never stops early."""
+class ExprChecker:
+    """Types expressions and resolves their names; records every error, never stops early."""
 
     def __init__(self, model, errors: list):
         self.m = model
         self.errors = errors
-        self.in_rule = False
         self.depth = 0  # how deep expr() is nested now
-        self.loop_depth = 0  # loops around the statement being checked (for 'break')
         self.too_deep = False  # E232 already reported (once is enough)
         self.suggest = Suggestions()
-        self.result: T | None = None  # the type the rule being checked gives (`-> TYPE`), if any
-        self.result_may_be_none = False
 
     def err(self, node, code, msg):
         self.errors.append(Diagnostic(node.span, code, msg))
@@ -62,8 +69,7 @@ class BodyChecker(StmtChecks):
             t = getattr(self, "x_" + type(e).__name__)(e, scope)
         finally:
             self.depth -= 1
-        self.m.types[id(e)] = t
-        self.m.keep.append(e)
+        e.note.type = t
         return t
 
     def want(self, e, scope, want: T, what: str) -> T:
@@ -88,14 +94,13 @@ class BodyChecker(StmtChecks):
         return STR
 
     def x_Name(self, e, scope):
-        if scope.lookup(e.name) is not None:
-            self.m.local_ids.add(id(e))
-        elif e.name in self.m.zones and self.m.zones[e.name].per is not None:
-            self.err(e, "E205", f"zone '{e.name}' is per {self.m.zones[e.name].per}: write {e.name}[...]")
-        t = self.name_type(e.name, scope)
-        if t is None:
+        found = self.resolve(e.name, scope)
+        if found is None:
             self.err(e, "E202", f"unknown name '{e.name}'{self.suggest(e.name, self.known_names(scope))}")
             return ANY
+        e.note.binding, t = found
+        if e.note.binding is Binding.ZONE and self.m.zones[e.name].per is not None:
+            self.err(e, "E205", f"zone '{e.name}' is per {self.m.zones[e.name].per}: write {e.name}[...]")
         return t
 
     def known_names(self, scope):
@@ -104,39 +109,44 @@ class BodyChecker(StmtChecks):
         while s is not None:
             yield from s.names
             s = s.parent
-        for table in (GLOBAL_COLLECTIONS, GLOBAL_VALUES, m.const_types, m.shared_fields, m.enum_of_value,
+        for table in (GLOBAL_NAMES, m.const_types, m.shared_fields, m.enum_of_value,
                       m.board_of_space, m.zones, m.enums, m.boards, m.cardsets):
             yield from table
 
-    def name_type(self, name, scope):
-        local = scope.lookup(name)
-        if local is not None:
-            return local
+    def resolve(self, name, scope) -> tuple | None:
+        """(Binding, T) of what `name` stands for here, or None: a local first, then
+        the game's names in one fixed order."""
+        found = scope.find(name)
+        if found is not None:
+            return found
         m = self.m
-        if name in GLOBAL_COLLECTIONS:
-            return GLOBAL_COLLECTIONS[name]
-        if name in GLOBAL_VALUES:
-            return GLOBAL_VALUES[name]
+        if name in GLOBAL_NAMES:
+            return GLOBAL_NAMES[name]
         if name in m.const_types:
-            return m.const_types[name]
+            return Binding.CONST, m.const_types[name]
         if name in m.shared_fields:
-            return m.resolve_type(m.shared_fields[name].type) or ANY
+            return Binding.SHARED_FIELD, m.resolve_type(m.shared_fields[name].type) or ANY
         if name in m.enum_of_value:
-            return T("enum", m.enum_of_value[name][0])
+            return Binding.ENUM_VALUE, T("enum", m.enum_of_value[name][0])
         if name in m.board_of_space:
-            return T("space", m.board_of_space[name][0])
+            return Binding.SPACE, T("space", m.board_of_space[name][0])
         if name in m.zones:
-            return T("zone", m.zones[name].cards)
+            return Binding.ZONE, T("zone", m.zones[name].cards)
         if name in m.enums:
-            return coll(T("enum", name))
+            return Binding.ENUM, coll(T("enum", name))
         if name in m.boards:
-            return coll(T("space", name))
+            return Binding.BOARD, coll(T("space", name))
         if name in m.cardsets:
-            return coll(T("card", name))
+            return Binding.CARDSET, coll(T("card", name))
         return None
+
+    def name_type(self, name, scope) -> T | None:
+        found = self.resolve(name, scope)
+        return None if found is None else found[1]
 
     def x_Attr(self, e, scope):
         if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and scope.lookup(e.obj.name) is None:
+            e.obj.note.binding, e.obj.note.type = Binding.ENUM, coll(T("enum", e.obj.name))  # `Color.red`
             if e.name not in self.m.enums[e.obj.name]:
                 self.err(e, "E203", f"enum '{e.obj.name}' has no value '{e.name}'"
                                     f"{self.suggest(e.name, self.m.enums[e.obj.name])}")
@@ -186,7 +196,7 @@ class BodyChecker(StmtChecks):
                 self.expr(e.index, scope)
             else:
                 self.want(e.index, scope, self.key_type(zone), f"the key of zone '{zone.name}'")
-            self.m.types[id(e.obj)] = T("zone", zone.cards)
+            e.obj.note.binding, e.obj.note.type = Binding.ZONE, T("zone", zone.cards)  # `hand[p]`
             return T("zone", zone.cards)
         ot = self.expr(e.obj, scope)
         self.want(e.index, scope, INT, "an index")
@@ -212,7 +222,7 @@ class BodyChecker(StmtChecks):
         if e.name in self.m.defs:
             d = self.m.defs[e.name]
             self.call_args(e, d.params, scope)
-            return self.m.types.get(("def", e.name), ANY)
+            return self.m.def_types.get(e.name, ANY)
         if e.name in self.m.rules:
             self.err(e, "E207", f"rule '{e.name}' has effects; call it as a statement, or take its result "
                                 f"with 'let NAME = {e.name}(...)', not inside an expression")
@@ -245,19 +255,20 @@ class BodyChecker(StmtChecks):
         for arg in e.args[len(params):]:
             self.expr(arg, scope)
 
-    def element_scope(self, source, var, scope):
+    def element_scope(self, source, var, scope, items=False):
         """The element type of `source` and a child scope binding `var` to it."""
         st = self.expr(source, scope)
         el = elem_of(st)
         if el is None:
             self.err(source, "E211", f"cannot iterate over {st}")
             el = ANY
-        inner = scope.child()
+        inner = scope.child(items)
         inner.names[var] = el
         return el, inner
 
     def binder(self, e, scope):
-        el, inner = self.element_scope(e.source, e.var, scope)
+        """`x in S where C` of a comprehension (or of `choose`, which offers one)."""
+        el, inner = self.element_scope(e.source, e.var, scope, items=True)
         if e.where is not None:
             self.want(e.where, inner, BOOL, "a 'where' condition")
         return el, inner

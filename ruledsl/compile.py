@@ -8,10 +8,12 @@ from __future__ import annotations
 import itertools
 
 from . import ast, budget
+from .compile_decide import DecisionCompiler
 from .compile_expr import ExprCompiler
-from .compile_watch import ends_read, watched, writes, zones_watched
-from .errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
-from .program import BoardRT, Card, Code, EndRT, Program
+from .compile_flow import FlowCompiler
+from .compile_watch import ends_read, zones_watched
+from .errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
+from .program import BoardRT, Card, EndRT, Program
 
 
 def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True, watch: bool = True) -> Program:
@@ -205,81 +207,9 @@ def _card_label(cs, attrs_, ex, fixed) -> str:
 RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
 
 
-class StmtCompiler:
-    def __init__(self, model, prog, ex, fuse: bool = True):
-        self.m, self.p, self.x = model, prog, ex
-        self.fuse = fuse
-        self.collecting: list | None = None  # where simple() puts effects (see simple_run)
-        self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
-
-    def code(self, name, decl, body) -> Code:
-        code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
-        self.block(code, body)
-        return code
-
-    def emit(self, code, kind, span, op) -> int:
-        code.ops.append(op)
-        code.spans.append(span)
-        code.kinds.append(kind)
-        return len(code.ops) - 1
-
-    def block(self, code, stmts):
-        run: list = []  # consecutive simple statements, emitted as one op
-        for s in stmts:
-            if s.straight and not (isinstance(s, ast.Let) and self.m.calls_rule(s.value)):
-                run.append(s)
-                if not self.fuse:
-                    self.simple_run(code, run)
-                    run = []
-                continue
-            self.simple_run(code, run)
-            run = []
-            getattr(self, "s_" + type(s).__name__)(code, s)
-        self.simple_run(code, run)
-
-    def simple_run(self, code, stmts):
-        """Straight-line effects (no jumps, no decisions) run in one op, in order."""
-        if not stmts:
-            return
-        effects: list = []
-        self.collecting = effects
-        try:
-            for s in stmts:
-                getattr(self, "s_" + type(s).__name__)(code, s)
-        finally:
-            self.collecting = None
-        changes = any(self.changes_world(s) for s in stmts)
-        if len(effects) == 1:
-            effect, span, kind = effects[0]
-
-            def op(vm, fr):
-                effect(vm, fr.env)
-                if changes:
-                    vm.w.version += 1
-                fr.pc += 1
-            self.emit(code, kind, span, op)
-            return
-        steps = [e for e, _, _ in effects]
-        spans = [sp for _, sp, _ in effects]
-
-        def ops(vm, fr):
-            env, i = fr.env, 0
-            try:
-                for i, effect in enumerate(steps):
-                    effect(vm, env)
-            except RUNTIME_FAILURES as err:
-                raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
-            if changes:
-                vm.w.version += 1
-            fr.pc += 1
-        self.emit(code, "effects", spans[0], ops)
-
-    def changes_world(self, s) -> bool:
-        """Whether a straight statement can change what an end condition reads."""
-        return s.changes_world and watched(self.p.ends_read, writes(self.m, s))
-
-    def simple(self, code, s, effect):
-        self.collecting.append((effect, s.span, type(s).__name__.lower()))
+class StmtCompiler(FlowCompiler, DecisionCompiler):
+    """Every statement: control flow and decisions from the base classes, and here the
+    straight ones (effects), rule calls and returns."""
 
     # ------------------------------------------------------------ simple effects
     def s_Let(self, code, s):
@@ -451,7 +381,3 @@ class StmtCompiler:
                 vm.frames[-2].env[fr.result] = value(vm.w, fr.env)
             fr.pc = len(fr.code.ops)
         self.emit(code, "return", s.span, ret)
-
-    # ------------------------------------------------------------ control flow
-    from .compile_flow import s_Break, s_For, s_If, s_Loop, s_Repeat, s_Walk, s_While  # noqa: E402
-    from .compile_decide import s_Choose, s_May, s_Menu  # noqa: E402

@@ -108,11 +108,20 @@ class HumanAgent:
         return self.ask(decision, numbers, domain)
 
     def ask(self, decision, numbers=None, domain=None) -> int:
-        """An option by its number, its label or the start of one label (any case); `?` for help."""
+        """An option by its number, its label or the start of one label (any case); `?` for help.
+        Read with plain lines, or at a terminal by the terminal's reader (terminal_prompt.py:
+        the question and options kept at the bottom, Tab completing labels)."""
         numbers = numbers or list(range(1, len(decision.labels) + 1))
         shown = _number_range(numbers)
+        message = f"number {shown}, a label, or ? for help"
+        read = getattr(self.terminal, "reader", None)
         while True:
-            answer = click.prompt(f"number {shown}, a label, or ? for help", type=str).strip()
+            if read is None:
+                answer = click.prompt(message, type=str).strip()
+            else:
+                answer = read(message, f"seat {self.seat} to choose: {decision.name}", decision.labels, numbers).strip()
+            if not answer:
+                continue
             if answer == "?":
                 click.echo(human_help(decision, domain))
                 continue

@@ -179,18 +179,21 @@ def check_one(path: str) -> str | None:
                    "or a plug-in (docs/agents.md) (default random).")
 @click.option("--record", type=click.Path(dir_okay=False, writable=True), help="Write a JSON Lines transcript.")
 @click.option("--max-steps", type=click.IntRange(min=0), help="Stop after this many decisions.")
+@click.option("--plain", is_flag=True,
+              help="Ask a human seat with plain lines even at a terminal (there, by default, prompt_toolkit if "
+                   "installed keeps the question and options at the bottom and completes labels with Tab).")
 @guarded
-def play(game_path, players, seed, resume_path, agent_specs, record, max_steps):
+def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, plain):
     """Play a game with agents, narrating as it goes."""
     if resume_path is not None:
-        return play_resumed(resume_path, agent_specs, record, max_steps)
+        return play_resumed(resume_path, agent_specs, record, max_steps, plain)
     if game_path is None:
         raise Failure("error: give a GAME to play, or --resume FILE to go on with a recorded game")
     game = load(game_path)
     n = player_count(game, players)
     seed = chosen_seed(seed)
     agents, kinds = build_agents(agent_specs, n, seed)
-    attach_terminal(agents, game)
+    attach_terminal(agents, game, plain)
     as_seat = onlooker(kinds)
     out = open(record, "w", encoding="utf-8") if record else None
     try:
@@ -204,14 +207,14 @@ def play(game_path, players, seed, resume_path, agent_specs, record, max_steps):
             out.close()
 
 
-def play_resumed(path: str, agent_specs, record: str | None, max_steps: int | None):
+def play_resumed(path: str, agent_specs, record: str | None, max_steps: int | None, plain: bool = False):
     records = read_records(path)
     header = records[0]
     game = recorded_game(records) or load(recorded_game_path(header["game"], path))
     n, seed = header["players"], header["seed"]
     specs = [f"{seat}={kind}" for seat, kind in enumerate(header["agents"])] + list(agent_specs)
     agents, kinds = build_agents(specs, n, seed)
-    attach_terminal(agents, game)
+    attach_terminal(agents, game, plain)
     as_seat = onlooker(kinds)
     with open(record or path, "w", encoding="utf-8") as out:
         writer = TranscriptWriter(out)  # quiet while the recorded steps are made again

@@ -12,23 +12,33 @@ Both come from the declarations alone (never the game):
 - Option numbers: when every option of a `choose` is one of a fixed domain, the
   number is its place in that domain, so `5` means the same whatever else is offered:
   the spaces of one board (in declaration order), the values of one enum, the seats
-  (`seat K` is K+1), or whole numbers from 1 up (the number is the value); a
+  (`seat K` is K+1), or whole numbers (the number is the value, 0 included); a
   menu's options by their place in the menu as written (an option its guard leaves
-  out keeps its number free). Cards and everything else are numbered 1..n as offered.
+  out keeps its number free). Cards and everything else are numbered 1..n as offered
+  (a choice from a hand: the hand's order as its zone shows it). A card set's
+  declaration order is no fit for cards: a hand's numbers would be a sparse handful of
+  1..52 (or 1..141), unrelated to where the cards lie in the hand, and cards told
+  apart by their fields ('X #2') are in no fixed list at all.
+
+How the answer is read (plain lines, or prompt_toolkit at a terminal): terminal_prompt.py.
 """
 from __future__ import annotations
 
 EMPTY_VALUES = (None, "none", 0, False, "", [], {})
 
 
-def attach(agents, game) -> None:
-    """Gives each human agent the game's board drawings, pieces and domains."""
+def attach(agents, game, plain: bool = False) -> None:
+    """Gives each human agent the game's board drawings, pieces and domains, and the
+    prompt_toolkit reader at a terminal unless `plain` (terminal_prompt.py)."""
     from .agents import HumanAgent
+    from .terminal_prompt import reader
     from .view import board_drawings, pieces
-    drawings, placed = board_drawings(game), pieces(game)
-    for agent in agents:
-        if isinstance(agent, HumanAgent):
-            agent.terminal = Terminal(drawings, placed, game.program, menu_options(game.loaded.decls))
+    humans = [agent for agent in agents if isinstance(agent, HumanAgent)]
+    if not humans:
+        return
+    drawings, placed, read = board_drawings(game), pieces(game), reader(plain)
+    for agent in humans:
+        agent.terminal = Terminal(drawings, placed, game.program, menu_options(game.loaded.decls), read)
 
 
 def menu_options(decls) -> dict:
@@ -39,11 +49,12 @@ def menu_options(decls) -> dict:
 
 
 class Terminal:
-    def __init__(self, drawings, placed, program, menus=None):
+    def __init__(self, drawings, placed, program, menus=None, reader=None):
         self.drawings = {d["name"]: d for d in drawings}
         self.placed = placed
         self.program = program
         self.menus = menus or {}
+        self.reader = reader  # reader(message, question, labels, numbers) -> answer; None: plain lines
 
     def boards(self, view: dict) -> list:
         """(board, lines drawing it) for each board of the view (lines None: no layout known)."""
@@ -149,7 +160,7 @@ def numbering(decision, program, menus=None) -> tuple:
             if set(labels) <= set(domain):
                 return [domain.index(label) + 1 for label in labels], name
         values = [_whole(label) for label in labels]
-        if all(v is not None and v >= 1 for v in values) and len(set(values)) == len(values):
+        if all(v is not None for v in values) and len(set(values)) == len(values):
             return values, "whole numbers: each number is its own"
     return list(range(1, len(labels) + 1)), None
 
@@ -168,8 +179,8 @@ def _whole(label: str):
 
 def numbering_help(domain) -> str:
     if domain is None:
-        return ("the numbers are the options' places in this list; they may change from turn to "
-                "turn (these options come from no fixed list).")
+        return ("the numbers are the options' places in this list, in the order offered (cards in the "
+                "order of the hand or pile they come from); they may change from turn to turn.")
     return (f"the numbers are fixed: each option keeps its place in {domain}, "
             "whatever else is offered.")
 

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import functools
+import re
 
-from lark import Lark, Token, Transformer
+from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
 from .errors import Diagnostic, RuleError, Span
 from .grammar import grammar_text, parser_cache
-from .parse_body import INTERP, BodyBuilder, unquote
-from .parse_decls import DeclBuilder
+from .parse_decls import Builder
 
 READABLE = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "DICE": "dice like 2d6",
@@ -22,7 +22,7 @@ READABLE = {
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", propagate_positions=True,
-                start=["start", "expr"], maybe_placeholders=False, cache=parser_cache())
+                start=["start", "expr"], maybe_placeholders=True, cache=parser_cache())
 
 
 def _terminal_words(names) -> str:
@@ -63,20 +63,17 @@ def syntax_diagnostic(path: str, err: UnexpectedInput, line_offset=0, col_offset
 
 
 def parse_text(path: str, text: str) -> ast.Module:
+    tree = _parse_file_tree(path, text)
+    builder = Builder(path, functools.partial(_read_expr, path))
     try:
-        tree = parser().parse(text, start="start")
-    except UnexpectedInput as err:
-        raise RuleError([syntax_diagnostic(path, err)], {path: text}) from None
-    builder = Builder(path)
-    try:
-        decls = builder.transform(tree)
+        module = builder.transform(tree)
     except RecursionError:
         raise RuleError([Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression "
                                     "or block hundreds of levels deep); split it with 'let' or defs")],
                         {path: text}) from None
     if builder.errors:
         raise RuleError(builder.errors, {path: text})
-    return ast.Module(path=path, source=text, decls=tuple(decls.children))
+    return ast.Module(path=path, source=text, decls=tuple(module.children))
 
 
 def parse_file(path: str) -> ast.Module:
@@ -89,68 +86,74 @@ def parse_file(path: str) -> ast.Module:
     return parse_text(path, text)
 
 
-# ------------------------------------------------------------------ strings
-class Builder(DeclBuilder, BodyBuilder, Transformer):
-    """Builds AST nodes from the parse tree and nothing more."""
-
-    def __init__(self, path: str):
-        super().__init__(visit_tokens=False)
-        self.path = path
-        self.errors: list[Diagnostic] = []
-
-    # -- helpers
-    def span(self, meta) -> Span:
-        if getattr(meta, "empty", True):
-            return Span(self.path, 1, 1)
-        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
-
-    def tspan(self, tok: Token) -> Span:
-        return Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
-
-    def text(self, tok: Token) -> ast.Str:
-        raw = unquote(str(tok))
-        parts, pos = [], 0
-        for m in INTERP.finditer(raw):
-            if m.start() > pos:
-                parts.append(raw[pos:m.start()])
-            if m.group(0) in ("{{", "}}"):
-                parts.append(m.group(0)[0])
-            else:
-                parts.append(self.inner_expr(m.group(1), tok, m.start(1)))
-            pos = m.end()
-        if pos < len(raw):
-            parts.append(raw[pos:])
-        return ast.Str(span=self.tspan(tok), parts=tuple(parts))
-
-    def inner_expr(self, src: str, tok: Token, offset: int):
-        base_col = tok.column + 1 + offset
-        try:
-            tree = parser().parse(src, start="expr")
-        except UnexpectedInput as err:
-            self.errors.append(syntax_diagnostic(self.path, err, tok.line - 1, base_col - 1))
-            return ast.NoneLit(span=self.tspan(tok))
-        sub = Builder(self.path)
-        expr = sub.transform(tree)
-        return _shift(expr, tok.line - 1, base_col - 1)
-
-    @staticmethod
-    def pick(children, cls):
-        return [c for c in children if isinstance(c, cls)]
+def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
+    """The parse tree of an expression written inside a string, or its syntax error."""
+    try:
+        return parser().parse(src, start="expr")
+    except UnexpectedInput as err:
+        return syntax_diagnostic(path, err, line_offset, col_offset)
 
 
-def _shift(node, dline: int, dcol: int):
-    """Moves the spans of an expression parsed from inside a string literal."""
-    import attrs
-    if isinstance(node, tuple):
-        return tuple(_shift(n, dline, dcol) for n in node)
-    if not attrs.has(type(node)):
-        return node
-    changes = {}
-    for f in attrs.fields(type(node)):
-        v = getattr(node, f.name)
-        if isinstance(v, Span):
-            changes[f.name] = Span(v.path, v.line + dline, v.col + (dcol if v.line == 1 else 0),
-                                   v.end_line + dline, v.end_col + (dcol if v.end_line == 1 else 0))
-        elif attrs.has(type(v)) or isinstance(v, tuple):
-            changes[f.name] = _shift(v, dline, dcol)
-    return attrs.evolve(node, **changes)
+# ------------------------------------------------------------------ syntax errors
+MAX_SYNTAX_ERRORS = 20
+
+# A line that starts a declaration: where reading resumes after a syntax error.
+DECL_START = re.compile(r"^(?:override[ \t]+)?(?:game|extends|const|enum|cards|extend[ \t]+cards|board|zone|def|rule"
+                        r"|on[ \t]+(?:pass|land)|end[ \t]+when|score|tiebreak|player[ \t]*\{|shared[ \t]*\{)\b",
+                        re.MULTILINE)
+
+
+def _parse_file_tree(path: str, text: str):
+    """The parse tree of a file. On a syntax error, reading resumes at the next line that
+    starts a declaration, so that one run reports the errors of several declarations
+    (at most MAX_SYNTAX_ERRORS); the errors are raised together.
+
+    When that line is where the error is (a declaration written inside a block), the rest
+    of the block follows that declaration: errors before the next declaration line come
+    from that rest, not from mistakes of their own, and are passed over."""
+    errors: list[UnexpectedInput] = []
+    seen: list[UnexpectedInput] = []
+    rest_of_block_until = restarted_at = -1
+
+    def resume(err: UnexpectedInput) -> bool:
+        nonlocal rest_of_block_until, restarted_at
+        seen.append(err)
+        at = err.token.start_pos if isinstance(err, UnexpectedToken) else err.pos_in_stream
+        if at is None or at >= rest_of_block_until:
+            errors.append(err)
+        if len(errors) >= MAX_SYNTAX_ERRORS or at is None or (isinstance(err, UnexpectedToken)
+                                                               and err.token.type == "$END"):
+            return False
+        found = DECL_START.search(text, at)
+        if found is None or found.start() <= restarted_at:  # nowhere to go on, or no way forward
+            return False
+        restarted_at = found.start()
+        if found.start() == at:
+            following = DECL_START.search(text, at + 1)
+            rest_of_block_until = following.start() if following else len(text)
+        _restart_at(err.interactive_parser, text, found.start())
+        return True
+
+    try:
+        tree = parser().parse(text, start="start", on_error=resume)
+    except UnexpectedInput as err:
+        if not any(err is e for e in seen):  # raised without resume (Lark's guard at the end of file)
+            errors.append(err)
+    if errors:
+        raise RuleError([syntax_diagnostic(path, err) for err in errors], {path: text})
+    return tree
+
+
+def _restart_at(interactive, text: str, pos: int) -> None:
+    """Puts the parser back at its first state (the start of a file) and its lexer at `pos`,
+    the first character of a line. What was read before is dropped: a file with syntax
+    errors is not built."""
+    state = interactive.parser_state
+    del state.state_stack[1:]
+    del state.value_stack[:]
+    counter = interactive.lexer_thread.state.line_ctr
+    counter.char_pos = counter.line_start_pos = pos
+    counter.line = text.count("\n", 0, pos) + 1
+    counter.column = 1
+
+

@@ -1,12 +1,20 @@
-"""Parse stage, part 3: the Builder's statement and expression callbacks."""
+"""Parse stage, statements and expressions: the BodyBuilder, which turns the parse tree of
+a block or an expression into AST nodes. It is all a `{expr}` inside a string needs; the
+file's Builder (parse_decls) adds the declarations on top of it.
+
+Every callback gets the node's position (`meta`) and its parts as named parameters
+(`v_args(meta=True, inline=True)` on the class); an optional part written `[...]` in the
+grammar arrives as None when it is absent (`maybe_placeholders`)."""
 from __future__ import annotations
 
 import re
+from typing import Callable, NamedTuple
 
-from lark import v_args
+import attrs
+from lark import Token, Transformer, v_args
 
 from . import ast
-from .errors import Diagnostic
+from .errors import Diagnostic, Span
 
 MAX_INT_DIGITS = 18  # a number literal; larger ones are E005
 
@@ -19,288 +27,264 @@ def unquote(tok: str) -> str:
     return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), tok[1:-1])
 
 
-class BodyBuilder:
-    """Tree -> statement and expression nodes; mixed into parse.Builder."""
+def label_text(tok: Token | None) -> str | None:
+    """The text of an optional `as "..."` label."""
+    return None if tok is None else unquote(tok)
 
-    def block(self, ch):
-        return tuple(ch)
 
-    @v_args(meta=True)
-    def let_stmt(self, meta, ch):
-        return ast.Let(span=self.span(meta), name=str(ch[0]), value=ch[1])
+# How a `{expr}` inside a string is read: (its source, line offset, column offset) -> its
+# parse tree, or the Diagnostic of the syntax error in it. parse.py gives it the parser.
+ReadExpr = Callable[[str, int, int], object]
 
-    @v_args(meta=True)
-    def roll_stmt(self, meta, ch):
-        count, sides = str(ch[1]).split("d")
-        return ast.Roll(span=self.span(meta), name=str(ch[0]), count=int(count or 1), sides=int(sides))
 
-    @v_args(meta=True)
-    def expr_stmt(self, meta, ch):
-        if len(ch) == 1:
-            if not isinstance(ch[0], ast.Call):
-                self.errors.append(Diagnostic(self.span(meta), "E003",
-                                              "a statement must be a rule call or an assignment"))
-                return ast.Return(span=self.span(meta))
-            return ast.CallStmt(span=self.span(meta), call=ch[0])
-        return ast.Assign(span=self.span(meta), target=ch[0], op=str(ch[1]), value=ch[2])
+@v_args(meta=True, inline=True)
+class BodyBuilder(Transformer):
+    """Tree -> statement and expression nodes; it builds nodes and nothing more."""
 
-    @v_args(meta=True)
-    def if_stmt(self, meta, ch):
-        branches = [(ch[0], ch[1])]
-        other = None
-        for c in ch[2:]:
-            if c[0] == "elif":
-                branches.append((c[1], c[2]))
+    def __init__(self, path: str, read_expr: ReadExpr):
+        super().__init__(visit_tokens=False)
+        self.path = path
+        self.read_expr = read_expr
+        self.errors: list[Diagnostic] = []
+
+    # ------------------------------------------------------------ positions, strings
+    def span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.path, 1, 1)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tspan(self, tok: Token) -> Span:
+        return Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def text(self, tok: Token) -> ast.Str:
+        """A string literal, with each `{expr}` in it read as an expression."""
+        raw = unquote(str(tok))
+        parts, pos = [], 0
+        for m in INTERP.finditer(raw):
+            if m.start() > pos:
+                parts.append(raw[pos:m.start()])
+            if m.group(0) in ("{{", "}}"):
+                parts.append(m.group(0)[0])
             else:
-                other = c[1]
-        return ast.If(span=self.span(meta), branches=tuple(branches), other=other)
+                parts.append(self._inner_expr(m.group(1), tok, m.start(1)))
+            pos = m.end()
+        if pos < len(raw):
+            parts.append(raw[pos:])
+        return ast.Str(span=self.tspan(tok), parts=tuple(parts))
 
-    def elif_clause(self, ch):
-        return ("elif", ch[0], ch[1])
+    def _inner_expr(self, src: str, tok: Token, offset: int):
+        dline, dcol = tok.line - 1, tok.column + offset
+        tree = self.read_expr(src, dline, dcol)
+        if isinstance(tree, Diagnostic):
+            self.errors.append(tree)
+            return ast.NoneLit(span=self.tspan(tok))
+        return _shift(self.transform(tree), dline, dcol)
 
-    def else_clause(self, ch):
-        return ("else", ch[0])
+    # ------------------------------------------------------------ statements
+    def block(self, meta, *stmts):
+        return stmts
 
-    @v_args(meta=True)
-    def for_stmt(self, meta, ch):
-        order, desc, start = None, False, None
-        for c in ch[2:-1]:
-            if c[0] == "by":
-                order, desc = c[1], c[2]
-            else:
-                start = c[1]
-        return ast.For(span=self.span(meta), var=str(ch[0]), source=ch[1], order=order,
-                       descending=desc, start=start, body=ch[-1])
+    def let_stmt(self, meta, name, value):
+        return ast.Let(span=self.span(meta), name=str(name), value=value)
 
-    def order_by(self, ch):
-        return ("by", ch[0], len(ch) > 1 and ch[1] == "desc")
+    def roll_stmt(self, meta, name, dice):
+        count, sides = str(dice).split("d")
+        return ast.Roll(span=self.span(meta), name=str(name), count=int(count or 1), sides=int(sides))
 
-    def direction(self, ch):
-        return str(ch[0])
+    def expr_stmt(self, meta, target, op, value):
+        if op is not None:
+            return ast.Assign(span=self.span(meta), target=target, op=str(op), value=value)
+        if not isinstance(target, ast.Call):
+            self.errors.append(Diagnostic(self.span(meta), "E003", "a statement must be a rule call or an assignment"))
+            return ast.Return(span=self.span(meta))
+        return ast.CallStmt(span=self.span(meta), call=target)
 
-    def start_from(self, ch):
-        return ("from", ch[0])
+    def if_stmt(self, meta, cond, body, *elifs_else):
+        *elifs, other = elifs_else
+        return ast.If(span=self.span(meta), branches=((cond, body), *elifs), other=other)
 
-    @v_args(meta=True)
-    def while_stmt(self, meta, ch):
-        return ast.While(span=self.span(meta), cond=ch[0], body=ch[1])
+    def elif_clause(self, meta, cond, body):
+        return (cond, body)  # one of ast.If's branches
 
-    @v_args(meta=True)
-    def repeat_stmt(self, meta, ch):
-        return ast.Repeat(span=self.span(meta), count=ch[0], body=ch[1])
+    def for_stmt(self, meta, var, source, order, direction, start, body):
+        return ast.For(span=self.span(meta), var=str(var), source=source, order=order,
+                       descending=direction == "desc", start=start, body=body)
 
-    @v_args(meta=True)
-    def loop_stmt(self, meta, ch):
-        return ast.Loop(span=self.span(meta), body=ch[0])
+    def direction(self, meta, word):
+        return str(word)
 
-    @v_args(meta=True)
-    def choose_stmt(self, meta, ch):
-        secret = ch[0] == "secret"
-        if secret:
-            ch = ch[1:]
-        where = next((c[1] for c in ch[2:] if isinstance(c, tuple) and c[0] == "where"), None)
-        label = next((c[1] for c in ch[2:] if isinstance(c, tuple) and c[0] == "named"), None)
-        by = [c for c in ch[2:] if not isinstance(c, tuple)][0]
-        return ast.Choose(span=self.span(meta), var=str(ch[0]), source=ch[1], where=where, by=by,
-                          label=label, secret=secret)
+    def while_stmt(self, meta, cond, body):
+        return ast.While(span=self.span(meta), cond=cond, body=body)
 
-    def where(self, ch):
-        return ("where", ch[0])
+    def repeat_stmt(self, meta, count, body):
+        return ast.Repeat(span=self.span(meta), count=count, body=body)
 
-    def named(self, ch):
-        return ("named", unquote(ch[0]))
+    def loop_stmt(self, meta, body):
+        return ast.Loop(span=self.span(meta), body=body)
 
-    @v_args(meta=True)
-    def menu_stmt(self, meta, ch):
-        label = next((c[1] for c in ch if isinstance(c, tuple) and c[0] == "named"), None)
-        return ast.Menu(span=self.span(meta), by=ch[0], label=label, options=tuple(self.pick(ch, ast.Option)))
+    def choose_stmt(self, meta, secret, var, source, where, by, label):
+        return ast.Choose(span=self.span(meta), var=str(var), source=source, where=where, by=by,
+                          label=label_text(label), secret=secret is not None)
 
-    @v_args(meta=True)
-    def option(self, meta, ch):
-        guard = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "guard"), None)
-        return ast.Option(span=self.span(meta), label=unquote(ch[0]), guard=guard, body=ch[-1])
+    def secret(self, meta):
+        return True
 
-    def guard(self, ch):
-        return ("guard", ch[0])
+    def menu_stmt(self, meta, by, label, *options):
+        return ast.Menu(span=self.span(meta), by=by, label=label_text(label), options=options)
 
-    @v_args(meta=True)
-    def may_stmt(self, meta, ch):
-        guard = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "guard"), None)
-        return ast.May(span=self.span(meta), by=ch[0], label=unquote(ch[1]), guard=guard, body=ch[-1])
+    def option(self, meta, label, guard, body):
+        return ast.Option(span=self.span(meta), label=unquote(label), guard=guard, body=body)
 
-    @v_args(meta=True)
-    def window_stmt(self, meta, ch):
-        guard = next((c[1] for c in ch if isinstance(c, tuple) and c and c[0] == "guard"), None)
-        return ast.Window(span=self.span(meta), var=str(ch[0]), seats=ch[1], label=unquote(ch[2]), guard=guard,
-                          body=ch[-1])
+    def may_stmt(self, meta, by, label, guard, body):
+        return ast.May(span=self.span(meta), by=by, label=unquote(label), guard=guard, body=body)
 
-    @v_args(meta=True)
-    def move_stmt(self, meta, ch):
-        return ast.MoveCard(span=self.span(meta), card=ch[0], dest=ch[1], bottom=False)
+    def window_stmt(self, meta, var, seats, label, guard, body):
+        return ast.Window(span=self.span(meta), var=str(var), seats=seats, label=unquote(label), guard=guard,
+                          body=body)
 
-    @v_args(meta=True)
-    def move_under(self, meta, ch):
-        return ast.MoveCard(span=self.span(meta), card=ch[0], dest=ch[1], bottom=True)
+    def move_stmt(self, meta, card, dest):
+        return ast.MoveCard(span=self.span(meta), card=card, dest=dest, bottom=False)
 
-    @v_args(meta=True)
-    def walk_stmt(self, meta, ch):
-        route = next((c for c in ch[3:] if isinstance(c, tuple) and c[0] == "via"), None)
-        by = next((c for c in ch[3:] if isinstance(c, tuple) and c[0] == "walk_by"), None)
-        return ast.Walk(span=self.span(meta), target=ch[0], count=ch[1], direction=ch[2],
-                        via=route[1] if route else None, route=route[2] if route else None,
-                        by=by[1] if by else None, label=by[2] if by else None)
+    def move_under(self, meta, card, dest):
+        return ast.MoveCard(span=self.span(meta), card=card, dest=dest, bottom=True)
 
-    def walk_via(self, ch):
-        return ("via", str(ch[0]), ch[1])
+    def walk_stmt(self, meta, target, count, direction, via, route, by, label):
+        return ast.Walk(span=self.span(meta), target=target, count=count, direction=direction,
+                        via=None if via is None else str(via), route=route, by=by, label=label_text(label))
 
-    def walk_by(self, ch):
-        named = next((c[1] for c in ch[1:] if isinstance(c, tuple) and c[0] == "named"), None)
-        return ("walk_by", ch[0], named)
+    def draw_stmt(self, meta, count, source, dest):
+        return ast.Draw(span=self.span(meta), count=count, source=source, dest=dest)
 
-    @v_args(meta=True)
-    def draw_stmt(self, meta, ch):
-        count = None if ch[0] == "all" else ch[0]
-        return ast.Draw(span=self.span(meta), count=count, source=ch[1], dest=ch[2])
+    def all_count(self, meta):
+        return None  # `draw all`: no count
 
-    def all_count(self, ch):
-        return "all"
+    def shuffle_stmt(self, meta, zone):
+        return ast.Shuffle(span=self.span(meta), zone=zone)
 
-    @v_args(meta=True)
-    def shuffle_stmt(self, meta, ch):
-        return ast.Shuffle(span=self.span(meta), zone=ch[0])
+    def say_stmt(self, meta, text):
+        return ast.Say(span=self.span(meta), text=self.text(text))
 
-    @v_args(meta=True)
-    def say_stmt(self, meta, ch):
-        return ast.Say(span=self.span(meta), text=self.text(ch[0]))
+    def reveal_stmt(self, meta, value, to):
+        return ast.Reveal(span=self.span(meta), value=value, to=to)
 
-    @v_args(meta=True)
-    def reveal_stmt(self, meta, ch):
-        return ast.Reveal(span=self.span(meta), value=ch[0], to=ch[1] if len(ch) > 1 else None)
+    def eliminate_stmt(self, meta, player):
+        return ast.Eliminate(span=self.span(meta), player=player)
 
-    @v_args(meta=True)
-    def eliminate_stmt(self, meta, ch):
-        return ast.Eliminate(span=self.span(meta), player=ch[0])
+    def end_stmt(self, meta, reason, outcome):
+        outcome = outcome or NO_OUTCOME
+        return ast.EndGame(span=self.span(meta), reason=unquote(reason), winner=outcome.winner, draw=outcome.draw)
 
-    @v_args(meta=True)
-    def end_stmt(self, meta, ch):
-        winner, draw = outcome(ch[1:])
-        return ast.EndGame(span=self.span(meta), reason=unquote(ch[0]), winner=winner, draw=draw)
+    def winner(self, meta, who):
+        return Outcome(who, False)
 
-    @v_args(meta=True)
-    def return_stmt(self, meta, ch):
-        return ast.Return(span=self.span(meta), value=ch[0] if ch else None)
+    def draw(self, meta):
+        return Outcome(None, True)
 
-    @v_args(meta=True)
-    def break_stmt(self, meta, ch):
+    def return_stmt(self, meta, value):
+        return ast.Return(span=self.span(meta), value=value)
+
+    def break_stmt(self, meta):
         return ast.Break(span=self.span(meta))
 
-    # -- expressions
-    @v_args(meta=True)
-    def int_lit(self, meta, ch):
-        if len(ch[0]) > MAX_INT_DIGITS:
+    # ------------------------------------------------------------ expressions
+    def int_lit(self, meta, digits):
+        if len(digits) > MAX_INT_DIGITS:
             self.errors.append(Diagnostic(self.span(meta), "E005", f"a number has at most {MAX_INT_DIGITS} digits"))
             return ast.Int(span=self.span(meta), value=0)
-        return ast.Int(span=self.span(meta), value=int(ch[0]))
+        return ast.Int(span=self.span(meta), value=int(digits))
 
-    @v_args(meta=True)
-    def str_lit(self, meta, ch):
-        return self.text(ch[0])
+    def str_lit(self, meta, tok):
+        return self.text(tok)
 
-    @v_args(meta=True)
-    def true_lit(self, meta, ch):
+    def true_lit(self, meta):
         return ast.Bool(span=self.span(meta), value=True)
 
-    @v_args(meta=True)
-    def false_lit(self, meta, ch):
+    def false_lit(self, meta):
         return ast.Bool(span=self.span(meta), value=False)
 
-    @v_args(meta=True)
-    def none_lit(self, meta, ch):
+    def none_lit(self, meta):
         return ast.NoneLit(span=self.span(meta))
 
-    @v_args(meta=True)
-    def name(self, meta, ch):
-        return ast.Name(span=self.tspan(ch[0]), name=str(ch[0]))
+    def name(self, meta, tok):
+        return ast.Name(span=self.tspan(tok), name=str(tok))
 
-    @v_args(meta=True)
-    def attr(self, meta, ch):
-        return ast.Attr(span=self.span(meta), obj=ch[0], name=str(ch[1]))
+    def attr(self, meta, obj, name):
+        return ast.Attr(span=self.span(meta), obj=obj, name=str(name))
 
-    @v_args(meta=True)
-    def index(self, meta, ch):
-        return ast.Index(span=self.span(meta), obj=ch[0], index=ch[1])
+    def index(self, meta, obj, index):
+        return ast.Index(span=self.span(meta), obj=obj, index=index)
 
-    @v_args(meta=True)
-    def call(self, meta, ch):
-        args = tuple(ch[1]) if len(ch) > 1 else ()
-        return ast.Call(span=self.span(meta), name=str(ch[0]), args=args)
+    def call(self, meta, name, args):
+        return ast.Call(span=self.span(meta), name=str(name), args=args or ())
 
-    def args(self, ch):
-        return list(ch)
+    def args(self, meta, *items):
+        return items
 
-    @v_args(meta=True)
-    def aggregate(self, meta, ch):
-        where = next((c[1] for c in ch[3:] if isinstance(c, tuple) and c[0] == "where"), None)
-        value = next((c[1] for c in ch[3:] if isinstance(c, tuple) and c[0] == "yield"), None)
-        return ast.Aggregate(span=self.span(meta), func=str(ch[0]), var=str(ch[1]), source=ch[2],
+    def aggregate(self, meta, func, var, source, where, value):
+        return ast.Aggregate(span=self.span(meta), func=str(func), var=str(var), source=source,
                              where=where, value=value)
 
-    def yield_part(self, ch):
-        return ("yield", ch[0])
+    def filter(self, meta, var, source, where):
+        return ast.Filter(span=self.span(meta), var=str(var), source=source, where=where)
 
-    @v_args(meta=True)
-    def filter(self, meta, ch):
-        where = ch[2][1] if len(ch) > 2 else None
-        return ast.Filter(span=self.span(meta), var=str(ch[0]), source=ch[1], where=where)
+    def list_lit(self, meta, items):
+        return ast.ListLit(span=self.span(meta), items=items or ())
 
-    @v_args(meta=True)
-    def list_lit(self, meta, ch):
-        return ast.ListLit(span=self.span(meta), items=tuple(ch[0]) if ch else ())
+    def range_op(self, meta, lo, hi):
+        return ast.Range(span=self.span(meta), lo=lo, hi=hi)
 
-    @v_args(meta=True)
-    def range_op(self, meta, ch):
-        return ast.Range(span=self.span(meta), lo=ch[0], hi=ch[1])
+    def arith(self, meta, left, op, right):
+        return ast.Binary(span=self.span(meta), op=str(op), left=left, right=right)
 
-    def _binary(op=None):
-        @v_args(meta=True)
-        def build(self, meta, ch):
-            if op is None:
-                return ast.Binary(span=self.span(meta), op=str(ch[1]), left=ch[0], right=ch[2])
-            return ast.Binary(span=self.span(meta), op=op, left=ch[0], right=ch[1])
+    cmp_op = arith
+
+    def _keyword_op(op):
+        def build(self, meta, left, right):
+            return ast.Binary(span=self.span(meta), op=op, left=left, right=right)
         return build
 
-    arith = _binary()
-    cmp_op = _binary()
-    or_op = _binary("or")
-    and_op = _binary("and")
-    in_op = _binary("in")
+    or_op = _keyword_op("or")
+    and_op = _keyword_op("and")
+    in_op = _keyword_op("in")
 
-    @v_args(meta=True)
-    def not_op(self, meta, ch):
-        return ast.Not(span=self.span(meta), operand=ch[0])
+    def not_op(self, meta, operand):
+        return ast.Not(span=self.span(meta), operand=operand)
 
-    @v_args(meta=True)
-    def neg_op(self, meta, ch):
-        return ast.Neg(span=self.span(meta), operand=ch[0])
+    def neg_op(self, meta, operand):
+        return ast.Neg(span=self.span(meta), operand=operand)
 
-    @v_args(meta=True)
-    def cond_expr(self, meta, ch):
-        return ast.Cond(span=self.span(meta), test=ch[0], then=ch[1], other=ch[2])
+    def cond_expr(self, meta, test, then, other):
+        return ast.Cond(span=self.span(meta), test=test, then=then, other=other)
 
-    @v_args(meta=True)
-    def match_expr(self, meta, ch):
-        cases = tuple(c for c in ch[1:] if isinstance(c, ast.Case))
-        other = ch[-1] if not isinstance(ch[-1], ast.Case) else None  # `else: VALUE`, after the cases
-        return ast.Match(span=self.span(meta), subject=ch[0], cases=cases, other=other)
+    def match_expr(self, meta, subject, *cases_other):
+        *cases, other = cases_other  # `else: VALUE` after the cases, None without it
+        return ast.Match(span=self.span(meta), subject=subject, cases=tuple(cases), other=other)
 
-    @v_args(meta=True)
-    def match_case(self, meta, ch):
-        return ast.Case(span=self.span(meta), keys=tuple(ch[0]), value=ch[1])
+    def match_case(self, meta, keys, value):
+        return ast.Case(span=self.span(meta), keys=keys, value=value)
 
 
-def outcome(rest) -> tuple:
-    """(winner expression or None, whether a draw) of an `end`: `winner EXPR`, `draw` or neither."""
-    if not rest:
-        return None, False
-    kind, value = rest[0]
-    return value, kind == "draw"
+class Outcome(NamedTuple):
+    """What an `end` says after its reason: `winner EXPR`, `draw`, or (NO_OUTCOME) neither."""
+    winner: object
+    draw: bool
+
+
+NO_OUTCOME = Outcome(None, False)
+
+
+def _shift(node, dline: int, dcol: int):
+    """Moves the spans of an expression read from inside a string literal."""
+    if isinstance(node, tuple):
+        return tuple(_shift(n, dline, dcol) for n in node)
+    if not attrs.has(type(node)):
+        return node
+    changes = {}
+    for f in attrs.fields(type(node)):
+        v = getattr(node, f.name)
+        if isinstance(v, Span):
+            changes[f.name] = Span(v.path, v.line + dline, v.col + (dcol if v.line == 1 else 0),
+                                   v.end_line + dline, v.end_col + (dcol if v.end_line == 1 else 0))
+        elif attrs.has(type(v)) or isinstance(v, tuple):
+            changes[f.name] = _shift(v, dline, dcol)
+    return attrs.evolve(node, **changes)

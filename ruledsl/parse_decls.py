@@ -1,239 +1,161 @@
-"""Parse stage, part 2: the Builder's declaration callbacks (games, cards, boards, zones, rules)."""
+"""Parse stage, declarations: the file's Builder. It is the BodyBuilder (statements and
+expressions, parse_body) plus the callbacks of the declarations that hold them: games,
+cards, boards, fields, zones, defs, rules, triggers, end conditions and scores."""
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from lark import v_args
 
 from . import ast
-from .parse_body import outcome, unquote
+from .parse_body import NO_OUTCOME, BodyBuilder, unquote
 
 
-OVERRIDDEN = object()  # what the `override` keyword builds
+class Visibility(NamedTuple):
+    """A zone's `hidden` / `public` / ... word and the seats of its `show` list."""
+    kind: str
+    show: tuple
 
 
-class DeclBuilder:
-    """Tree -> declaration nodes; mixed into parse.Builder (span, text, pick, unquote)."""
+def _is_row(item) -> bool:
+    return isinstance(item, (ast.CardRow, ast.CardProduct, ast.SpaceRow, ast.SpaceProduct))
 
-    @v_args(meta=True)
-    def game_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        return ast.GameDecl(span=self.span(meta), override=ov, title=unquote(ch[0]), min_players=int(ch[1]),
-                            max_players=int(ch[2]))
 
-    @v_args(meta=True)
-    def extends_decl(self, meta, ch):
-        return ast.Extends(span=self.span(meta), path=unquote(ch[0]))
+@v_args(meta=True, inline=True)
+class Builder(BodyBuilder):
+    """Tree -> the declaration nodes of a file; it builds nodes and nothing more."""
 
-    def override(self, ch):
-        return OVERRIDDEN
+    def override(self, meta):
+        return True  # an absent `override` arrives as None
 
-    def _split_override(self, ch):
-        if ch and ch[0] is OVERRIDDEN:  # not a name spelled "override"
-            return True, ch[1:]
-        return False, ch
+    def game_decl(self, meta, override, title, lo, hi):
+        return ast.GameDecl(span=self.span(meta), override=bool(override), title=unquote(title),
+                            min_players=int(lo), max_players=int(hi))
 
-    @v_args(meta=True)
-    def const_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        return ast.Const(span=self.span(meta), override=ov, name=str(ch[0]), value=ch[1])
+    def extends_decl(self, meta, path):
+        return ast.Extends(span=self.span(meta), path=unquote(path))
 
-    @v_args(meta=True)
-    def enum_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        return ast.Enum(span=self.span(meta), override=ov, name=str(ch[0]), values=tuple(str(c) for c in ch[1:]))
+    def const_decl(self, meta, override, name, value):
+        return ast.Const(span=self.span(meta), override=bool(override), name=str(name), value=value)
 
-    @v_args(meta=True)
-    def cards_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        name, params = str(ch[0]), ch[1]
-        label = next((c for c in ch[2:] if isinstance(c, tuple) and c and c[0] == "label"), None)
-        items = [c for c in ch[2:] if not (isinstance(c, tuple) and c and c[0] == "label")]
-        return ast.Cards(span=self.span(meta), override=ov, name=name, params=tuple(params),
-                         label=label[1] if label else None,
-                         rows=tuple(i for i in items if isinstance(i, (ast.CardRow, ast.CardProduct))),
-                         fields=tuple(self.pick(items, ast.FieldDecl)))
+    def enum_decl(self, meta, override, name, *values):
+        return ast.Enum(span=self.span(meta), override=bool(override), name=str(name),
+                        values=tuple(str(v) for v in values))
 
-    @v_args(meta=True)
-    def extend_cards_decl(self, meta, ch):
-        items = ch[1:]
-        return ast.ExtendCards(span=self.span(meta), name=str(ch[0]),
-                               rows=tuple(i for i in items if isinstance(i, (ast.CardRow, ast.CardProduct))),
-                               fields=tuple(self.pick(items, ast.FieldDecl)))
+    # -- cards
+    def cards_decl(self, meta, override, name, params, label, *items):
+        return ast.Cards(span=self.span(meta), override=bool(override), name=str(name), params=params,
+                         label=None if label is None else self.text(label),
+                         rows=tuple(i for i in items if _is_row(i)),
+                         fields=tuple(i for i in items if isinstance(i, ast.FieldDecl)))
 
-    def label(self, ch):
-        return ("label", self.text(ch[0]))
+    def extend_cards_decl(self, meta, name, *items):
+        return ast.ExtendCards(span=self.span(meta), name=str(name), rows=tuple(i for i in items if _is_row(i)),
+                               fields=tuple(i for i in items if isinstance(i, ast.FieldDecl)))
 
-    @v_args(meta=True)
-    def card_row(self, meta, ch):
-        copies = 1
-        if ch and isinstance(ch[-1], tuple) and ch[-1][0] == "copies":
-            copies = ch[-1][1]
-            ch = ch[:-1]
-        return ast.CardRow(span=self.span(meta), values=tuple(ch), copies=copies)
+    def card_row(self, meta, *values_copies):
+        *values, copies = values_copies
+        return ast.CardRow(span=self.span(meta), values=tuple(values), copies=1 if copies is None else int(copies))
 
-    def copies(self, ch):
-        return ("copies", int(ch[0]))
+    def card_product(self, meta, bindings):
+        return ast.CardProduct(span=self.span(meta), bindings=bindings)
 
-    @v_args(meta=True)
-    def card_product(self, meta, ch):
-        return ast.CardProduct(span=self.span(meta), bindings=tuple(ch))
+    def bindings(self, meta, *bindings):
+        return bindings
 
-    def product_binding(self, ch):
-        return (str(ch[0]), ch[1])
+    def product_binding(self, meta, name, source):
+        return (str(name), source)  # one of the bindings of ast.CardProduct and ast.SpaceProduct
 
     def _value(kind, conv):
-        @v_args(meta=True)
-        def build(self, meta, ch):
-            return ast.Value(span=self.span(meta) if not getattr(meta, "empty", True) else self.tspan(ch[0]),
-                             kind=kind, value=conv(ch))
+        def build(self, meta, *tokens):
+            span = self.tspan(tokens[0]) if getattr(meta, "empty", True) else self.span(meta)
+            return ast.Value(span=span, kind=kind, value=conv(*tokens))
         return build
 
-    int_value = _value("int", lambda ch: int(ch[0]))
-    neg_value = _value("int", lambda ch: -int(ch[0]))
-    name_value = _value("name", lambda ch: str(ch[0]))
-    string_value = _value("str", lambda ch: unquote(ch[0]))
-    true_value = _value("bool", lambda ch: True)
-    false_value = _value("bool", lambda ch: False)
-    none_value = _value("none", lambda ch: None)
+    int_value = _value("int", int)
+    neg_value = _value("int", lambda digits: -int(digits))
+    name_value = _value("name", str)
+    string_value = _value("str", unquote)
+    true_value = _value("bool", lambda: True)
+    false_value = _value("bool", lambda: False)
+    none_value = _value("none", lambda: None)
 
-    @v_args(meta=True)
-    def board_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        name = str(ch[0])
-        params, topology, items = (), None, []
-        for c in ch[1:]:
-            if isinstance(c, list):
-                params = tuple(c)
-            elif isinstance(c, tuple) and c and c[0] == "topology":
-                topology = c[1]
-            else:
-                items.append(c)
-        return ast.Board(span=self.span(meta), override=ov, name=name, params=params, topology=topology,
-                         spaces=tuple(i for i in items if isinstance(i, (ast.SpaceRow, ast.SpaceProduct))),
-                         links=tuple(i[1:] for i in items if isinstance(i, tuple) and i[0] == "link"),
-                         fields=tuple(self.pick(items, ast.FieldDecl)))
+    # -- boards
+    def board_decl(self, meta, override, name, params, topology, *items):
+        return ast.Board(span=self.span(meta), override=bool(override), name=str(name), params=params or (),
+                         topology=topology, spaces=tuple(i for i in items if _is_row(i)),
+                         links=tuple(i for i in items if isinstance(i, tuple)),
+                         fields=tuple(i for i in items if isinstance(i, ast.FieldDecl)))
 
-    def topology(self, ch):
-        return ("topology", str(ch[0]))
+    def topology(self, meta, word):
+        return str(word)
 
-    @v_args(meta=True)
-    def space_row(self, meta, ch):
-        return ast.SpaceRow(span=self.span(meta), name=str(ch[0]), values=tuple(ch[1:]))
+    def space_row(self, meta, name, *values):
+        return ast.SpaceRow(span=self.span(meta), name=str(name), values=values)
 
-    @v_args(meta=True)
-    def space_product(self, meta, ch):
-        bindings = tuple(c for c in ch if isinstance(c, tuple))
-        name, values = ch[len(bindings)], tuple(ch[len(bindings) + 1:])
-        return ast.SpaceProduct(span=self.span(meta), bindings=bindings, name=self.text(name),
-                                values=values)
+    def space_product(self, meta, bindings, name, *values):
+        return ast.SpaceProduct(span=self.span(meta), bindings=bindings, name=self.text(name), values=values)
 
-    @v_args(meta=True)
-    def link_row(self, meta, ch):
-        return ("link", str(ch[0]), str(ch[1]), self.span(meta))
+    def link_row(self, meta, a, b):
+        return (str(a), str(b), self.span(meta))  # one of ast.Board's links
 
-    @v_args(meta=True)
-    def field_decl(self, meta, ch):
-        return ast.FieldDecl(span=self.span(meta), name=str(ch[0]), type=ch[1], default=ch[2])
+    def field_decl(self, meta, name, type, default):
+        return ast.FieldDecl(span=self.span(meta), name=str(name), type=type, default=default)
 
-    @v_args(meta=True)
-    def fields_decl(self, meta, ch):
-        return ast.Fields(span=self.span(meta), owner=ch[0], fields=tuple(ch[1:]))
+    # -- per-player and shared state, zones
+    def fields_decl(self, meta, owner, *fields):
+        return ast.Fields(span=self.span(meta), owner=owner, fields=fields)
 
-    def field_owner(self, ch):
-        return str(ch[0])
+    def field_owner(self, meta, word):
+        return str(word)
 
-    def secret(self, ch):
-        return "secret"
+    def field_line(self, meta, secret, name, type, default):
+        return ast.FieldDecl(span=self.span(meta), name=str(name), type=type, default=default,
+                             secret=secret is not None)
 
-    @v_args(meta=True)
-    def field_line(self, meta, ch):
-        secret = ch[0] == "secret"
-        if secret:
-            ch = ch[1:]
-        return ast.FieldDecl(span=self.span(meta), name=str(ch[0]), type=ch[1], default=ch[2], secret=secret)
+    def zone_decl(self, meta, override, name, per, cards, visibility, *refills):
+        return ast.Zone(span=self.span(meta), override=bool(override), name=str(name),
+                        per=None if per is None else str(per), cards=str(cards), visibility=visibility.kind,
+                        show=visibility.show, refill=refills[0] if refills else None)
 
-    @v_args(meta=True)
-    def zone_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        name = str(ch[0])
-        rest = list(ch[1:])
-        per = None
-        if isinstance(rest[0], tuple) and rest[0][0] == "per":
-            per = rest.pop(0)[1]
-        cards = str(rest.pop(0))
-        vis = rest.pop(0)
-        refill = next((r[1] for r in rest if isinstance(r, tuple) and r[0] == "refill"), None)
-        return ast.Zone(span=self.span(meta), override=ov, name=name, per=per, cards=cards,
-                        visibility=vis[0], show=vis[1], refill=refill)
+    def visibility(self, meta, kind, *show):
+        return Visibility(str(kind), tuple(str(s) for s in show))
 
-    def per(self, ch):
-        return ("per", str(ch[0]))
+    def refill(self, meta, source):
+        return str(source)
 
-    def visibility(self, ch):
-        return (str(ch[0]), tuple(str(c) for c in ch[1:]))
+    # -- types, defs, rules, triggers, end conditions, scores
+    def type(self, meta, name, optional):
+        return ast.TypeRef(span=self.span(meta), name=str(name), optional=optional is not None)
 
-    def refill(self, ch):
-        return ("refill", str(ch[0]))
+    def params(self, meta, *params):
+        return params
 
-    @v_args(meta=True)
-    def type(self, meta, ch):
-        return ast.TypeRef(span=self.span(meta), name=str(ch[0]), optional=len(ch) > 1)
+    def param(self, meta, name, type, default):
+        return ast.Param(span=self.span(meta), name=str(name), type=type, default=default)
 
-    def params(self, ch):
-        return list(ch)
+    def def_decl(self, meta, override, name, params, body):
+        return ast.Def(span=self.span(meta), override=bool(override), name=str(name), params=params or (),
+                       body=body)
 
-    @v_args(meta=True)
-    def param(self, meta, ch):
-        return ast.Param(span=self.span(meta), name=str(ch[0]), type=ch[1], default=ch[2] if len(ch) > 2 else None)
+    def rule_decl(self, meta, override, name, params, returns, body):
+        return ast.Rule(span=self.span(meta), override=bool(override), name=str(name), params=params or (),
+                        body=body, returns=returns)
 
-    def _params_body(self, ch):
-        params = ()
-        if ch and isinstance(ch[0], list):
-            params, ch = tuple(ch[0]), ch[1:]
-        return params, ch
+    def trigger_decl(self, meta, override, kind, board, params, body):
+        return ast.Trigger(span=self.span(meta), override=bool(override), kind=kind, board=str(board),
+                           params=params, body=body)
 
-    @v_args(meta=True)
-    def def_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        params, rest = self._params_body(ch[1:])
-        return ast.Def(span=self.span(meta), override=ov, name=str(ch[0]), params=params, body=rest[0])
+    def trigger_kind(self, meta, word):
+        return str(word)
 
-    @v_args(meta=True)
-    def rule_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        params, rest = self._params_body(ch[1:])
-        returns = rest[0] if len(rest) > 1 else None
-        return ast.Rule(span=self.span(meta), override=ov, name=str(ch[0]), params=params, body=rest[-1],
-                        returns=returns)
+    def end_decl(self, meta, override, name, reason, cond, outcome):
+        outcome = outcome or NO_OUTCOME
+        return ast.EndWhen(span=self.span(meta), override=bool(override), name=str(name), reason=unquote(reason),
+                           cond=cond, winner=outcome.winner, draw=outcome.draw)
 
-    def returns(self, ch):
-        return ch[0]
+    def score_decl(self, meta, override, kind, var, value):
+        return ast.Score(span=self.span(meta), override=bool(override), kind=kind, var=str(var), value=value)
 
-    @v_args(meta=True)
-    def trigger_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        return ast.Trigger(span=self.span(meta), override=ov, kind=ch[0], board=str(ch[1]),
-                           params=tuple(ch[2]), body=ch[3])
-
-    def trigger_kind(self, ch):
-        return str(ch[0])
-
-    @v_args(meta=True)
-    def end_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        winner, draw = outcome(ch[3:])
-        return ast.EndWhen(span=self.span(meta), override=ov, name=str(ch[0]), reason=unquote(ch[1]),
-                           cond=ch[2], winner=winner, draw=draw)
-
-    def winner(self, ch):
-        return ("winner", ch[0])
-
-    def draw(self, ch):
-        return ("draw", None)
-
-    @v_args(meta=True)
-    def score_decl(self, meta, ch):
-        ov, ch = self._split_override(ch)
-        return ast.Score(span=self.span(meta), override=ov, kind=ch[0], var=str(ch[1]), value=ch[2])
-
-    def score_kind(self, ch):
-        return str(ch[0])
+    def score_kind(self, meta, word):
+        return str(word)

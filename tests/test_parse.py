@@ -1,0 +1,130 @@
+"""The parse stage: optional parts arrive as None, syntax errors are reported several at a
+time without cascades, and a changed grammar is never read from a stale cached parser."""
+from __future__ import annotations
+
+import pytest
+
+from ruledsl import ast, grammar, parse
+from ruledsl.errors import RuleError
+from ruledsl.parse import MAX_SYNTAX_ERRORS, parse_text
+
+
+def errors_of(text: str) -> list:
+    with pytest.raises(RuleError) as err:
+        parse_text("t.game", text)
+    return [(d.code, d.span.line, d.span.col, d.message) for d in err.value.diagnostics]
+
+
+def places(text: str) -> list:
+    return [(line, col) for code, line, col, _ in errors_of(text) if code == "E001"]
+
+
+GOOD = """game "T" players 2..2
+shared { n: int = 0 }
+rule a() {
+  let x = 1
+  say "x is {x}"
+}
+rule b(p: player) {
+  n += 1
+}
+end when over "done": n > 3
+"""
+
+
+def test_a_good_file_parses():
+    assert [type(d).__name__ for d in parse_text("t.game", GOOD).decls] == ["GameDecl", "Fields", "Rule", "Rule",
+                                                                          "EndWhen"]
+
+
+def test_two_typos_in_two_rules_are_two_errors_at_their_places():
+    text = GOOD.replace("let x = 1", "let x = = 1").replace("n += 1", "n += += 1")
+    errs = errors_of(text)
+    assert [(c, line, col) for c, line, col, _ in errs] == [("E001", 4, 11), ("E001", 8, 8)]
+    assert errs[0][3].startswith("unexpected '='; expected ")
+    assert errs[1][3].startswith("unexpected '+='; expected ")
+
+
+@pytest.mark.parametrize("broken, where", [
+    (GOOD.replace("let x = 1", "let x = = 1"), (4, 11)),             # a bad token
+    (GOOD.replace("n += 1", "n += 1 $"), (8, 10)),                   # a bad character
+    (GOOD.replace("  say \"x is {x}\"\n}\n", "  say \"x is {x}\"\n"), (6, 9)),  # a missing "}"
+    (GOOD.replace("  let x = 1\n", "  let x = 1\nconst C = 3\n"), (5, 1)),     # a declaration in a block
+    (GOOD.replace("  let x = 1\n", "  let x = 1\ngame \"U\" players 2..2\n"), (5, 1)),
+    (GOOD.replace("end when over", "end over"), (10, 5)),
+    (GOOD[:-2], (10, 25)),                                            # cut short: end of file
+    (GOOD.replace("game \"T\"", "game T"), (1, 6)),
+])
+def test_one_typo_is_one_error(broken, where):
+    assert places(broken) == [where]
+
+
+def test_the_declarations_after_an_error_are_still_read():
+    text = "rule a() { let x = = 1 }\n" + "".join(f"rule r{i}() {{ x = }}\n" for i in range(3))
+    assert places(text) == [(1, 20), (2, 17), (3, 17), (4, 17)]
+
+
+def test_errors_stop_at_the_limit():
+    text = "".join(f"const c{i} = = 1\n" for i in range(MAX_SYNTAX_ERRORS + 15))
+    assert len(places(text)) == MAX_SYNTAX_ERRORS
+
+
+def test_a_file_with_syntax_errors_reports_no_later_stage_errors():
+    # `x` alone is E003 (a statement must be a call); it is not reported next to a syntax error
+    codes = [c for c, *_ in errors_of("rule a() { x }\nrule b() { let = }\n")]
+    assert codes == ["E001"]
+
+
+def test_a_too_long_number_inside_a_string_is_reported():
+    assert [c for c, *_ in errors_of('rule a() { say "n is {1234567890123456789012}" }')] == ["E005"]
+
+
+def test_optional_parts_arrive_as_none_or_their_value():
+    m = parse_text("t.game", """
+override rule r(p: player, k: int = 2) -> int? {
+  for x in players by x.n desc from p { return x.n }
+  for y in players { choose secret c from [1, 2] where c > 0 by p as "pick" }
+  choose d from [1] by p
+  reveal 3
+  reveal 4 to p
+  draw all from a to b
+  draw 2 from a to b
+  return
+}
+zone hand per player: card hidden refill from deck
+zone pile: card public show seat
+end when e "x": true winner seat(0)
+end when f "y": true draw
+end when g "z": true
+""")
+    rule, hand, pile, e, f, g = m.decls
+    assert rule.override and [p.default for p in rule.params][0] is None and rule.params[1].default.value == 2
+    assert rule.returns.name == "int" and rule.returns.optional
+    for1, for2, choose2, reveal1, reveal2, draw1, draw2, ret = rule.body
+    assert for1.descending and for1.order is not None and for1.start is not None
+    assert (for2.order, for2.descending, for2.start) == (None, False, None)
+    c = for2.body[0]
+    assert c.secret and c.where is not None and c.label == "pick"
+    assert (choose2.secret, choose2.where, choose2.label) == (False, None, None)
+    assert reveal1.to is None and isinstance(reveal2.to, ast.Name)
+    assert draw1.count is None and isinstance(draw2.count, ast.Int)
+    assert ret.value is None
+    assert (hand.per, hand.refill, hand.visibility, hand.show) == ("player", "deck", "hidden", ())
+    assert (pile.per, pile.refill, pile.visibility, pile.show) == (None, None, "public", ("seat",))
+    assert (e.winner is not None, e.draw) == (True, False)
+    assert (f.winner, f.draw) == (None, True) and (g.winner, g.draw) == (None, False)
+
+
+def test_a_changed_grammar_is_not_read_from_the_cached_parser(tmp_path, monkeypatch):
+    monkeypatch.setenv(grammar.CACHE_ENV, str(tmp_path))
+    parse.parser.cache_clear()
+    try:
+        parse.parser()  # builds the real grammar's parser and keeps it in tmp_path
+        assert len(list(tmp_path.iterdir())) == 1
+        text = grammar.grammar_text() + '\n%extend stmt: bump_stmt\nbump_stmt: "bump" NAME\n'
+        monkeypatch.setattr(parse, "grammar_text", lambda: text)
+        parse.parser.cache_clear()
+        tree = parse.parser().parse("rule a() { bump n }", start="start")
+        assert any(t.data == "bump_stmt" for t in tree.iter_subtrees())
+    finally:
+        parse.parser.cache_clear()

@@ -17,12 +17,20 @@ from .program import BoardRT, Card, EndRT, Program
 
 
 def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True, watch: bool = True) -> Program:
-    """Raises RuleError (E401) when a card set's rows or label can't be fixed.
+    """Raises RuleError when a card set's rows or label can't be fixed (E401, E402) or an
+    expression is too deep for the code generator (E403).
 
     With `fuse`, consecutive straight-line statements run as one op (fast); without,
     each statement is an op of its own (for tracing which statement wrote what). With
     `watch`, only writes of what the end conditions read mark the World changed
     (compile_watch.py); without, every write does."""
+    try:
+        return _compile_game(model, path, sources, fuse, watch)
+    except RuleError as err:
+        raise RuleError(err.diagnostics, {**(sources or {}), **err.sources}) from None
+
+
+def _compile_game(model, path, sources, fuse, watch) -> Program:
     prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
     prog.ends_read = ends_read(model) if watch else None
     prog.zones_watched = zones_watched(prog.ends_read)

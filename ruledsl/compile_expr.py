@@ -1,4 +1,4 @@
-"""Compile stage, part 1: each expression becomes one generated Python function.
+"""Compile stage: each expression becomes one generated Python function.
 
 An expression tree is translated into the text of a single Python expression
 (aggregates become generator expressions, attribute reads become table lookups)
@@ -7,25 +7,28 @@ the current frame's locals. Nothing of the game file reaches the generated text
 but names checked against `[A-Za-z_][A-Za-z0-9_]*` and values passed by reference
 in the function's namespace, so a game file cannot inject host code.
 
-The generated code skips the per-node checks. When it fails (a none where a value
-was needed, an index out of range, a division by zero), the expression is evaluated
-again by the reference closures of `compile_expr_closures.py`, which raise the
-precise error with the span of the failing sub-expression.
+One generator, two modes (as Jinja2's compiler has one code generator). The fast
+code skips the per-node checks and uses attribute indexes. When it fails (a none
+where a value was needed, an index out of range, a division by zero), the same
+expression is generated again in checked mode, built on first use: every operation
+that can fail names its sub-expression's span, and nothing is evaluated that the
+rules would not evaluate. The checked code raises the precise error, or gives the
+value the rules mean (e.g. where an index evaluated a key that the `where` would
+have skipped).
 """
 from __future__ import annotations
 
 
 from . import ast, budget
 from .builtins import BUILTINS
-from .compile_expr_closures import ClosureCompiler
-from .errors import GameRuntimeError
+from .errors import Diagnostic, GameRuntimeError, RuleError
 from .types import Binding
 
 ARITH = {"+", "-", "*"}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-# Any of these in generated code hands the expression to the reference closures, which
-# then decide: they raise the precise error, or (e.g. an indexed filter evaluated its key
-# where the original `where` would have skipped it) give the value the rules mean.
+# Any of these in fast code hands the expression to its checked version, which then
+# decides: it raises the precise error, or (e.g. an indexed filter evaluated its key
+# where the original `where` would have skipped it) gives the value the rules mean.
 FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError, ZeroDivisionError, GameRuntimeError)
 
 TEMPLATE = """\
@@ -35,11 +38,16 @@ def _expr(w, env):
     except _WORK:
         raise
     except _FAILURES:
-        return _diagnose(w, env)
+        return _checked(w, env)
+"""
+
+CHECKED_TEMPLATE = """\
+def _expr(w, env):
+    return {body}
 """
 
 # A store evaluates everything before it writes, so a failure has changed nothing and
-# the reference version can run in its place to raise the precise error.
+# the checked version can run in its place to raise the precise error.
 STORE_TEMPLATE = """\
 def _expr(vm, env):
     w = vm.w
@@ -48,7 +56,7 @@ def _expr(vm, env):
     except _WORK:
         raise
     except _FAILURES:
-        _diagnose(vm, env)
+        _checked(vm, env)
 """
 
 
@@ -58,23 +66,26 @@ class ExprCompiler:
     def __init__(self, model, program):
         self.m = model
         self.p = program
-        self.reference = ClosureCompiler(model, program)
 
-    def __call__(self, e):
-        gen = _Gen(self)
-        return _build(TEMPLATE, gen.expr(e), gen, _Diagnoser(self.reference, e), e.span)
+    def __call__(self, e, checked: bool = False):
+        """The fast function of `e`, or with `checked` its checked version."""
+        gen = _Gen(self, checked)
+        if checked:
+            return _build(CHECKED_TEMPLATE, gen.expr(e), gen, None, e.span)
+        return _build(TEMPLATE, gen.expr(e), gen, _Checked(self, e), e.span)
 
     def record(self, names, exprs, span):
         """`f(w, env)` giving the dict {name: value} of a rule call's arguments."""
         gen = _Gen(self)
         body = "{" + ", ".join(f"{n!r}: {gen.expr(e)}" for n, e in zip(names, exprs)) + "}"
-        refs = [_Diagnoser(self.reference, e) for e in exprs]
-        diagnose = lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}  # noqa: E731
-        return _build(TEMPLATE, body, gen, diagnose, span)
+        refs = [_Checked(self, e) for e in exprs]
+        checked = lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}  # noqa: E731
+        return _build(TEMPLATE, body, gen, checked, span)
 
     def store(self, target, op, value, reference):
         """An effect `(vm, env)` doing `target op value` (op: = += -=) as generated code;
-        `reference(vm, env)` is the closure version, run instead when the code fails."""
+        `reference(vm, env)`, which evaluates step by step through checked code, runs
+        instead when the fast code fails."""
         gen = _Gen(self)
         stored = gen.expr(target)
         check = f"_n = {stored}\n        if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
@@ -90,38 +101,41 @@ class ExprCompiler:
         return f
 
 
-def _build(template, body, gen, diagnose, span):
-    """Compiles the generated text; an expression too deeply nested for Python's parser
-    (about 200 levels) runs as its reference version instead."""
+def _build(template, body, gen, checked, span):
+    """Compiles the generated text. An expression nested too deeply for Python's parser
+    (about 200 levels of brackets; an aggregate adds three) is E403."""
     ns = dict(gen.consts)
     ns["_FAILURES"] = FAILURES
     ns["_WORK"] = budget.WorkLimit
-    ns["_diagnose"] = diagnose
+    ns["_checked"] = checked
     try:
         code = compile(template.format(body=body), f"<ruledsl code at {span.where()}>", "exec")
     except (SyntaxError, RecursionError, MemoryError):
-        return diagnose
+        raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
+                                                  "with 'let' or defs")]) from None
     exec(code, ns)
     return ns["_expr"]
 
 
-class _Diagnoser:
-    """Re-evaluates a failed expression with the reference closures, built on first use."""
+class _Checked:
+    """The checked version of an expression, generated on first use (when its fast code fails)."""
 
-    def __init__(self, reference, e):
-        self.reference, self.e, self.fn = reference, e, None
+    def __init__(self, owner, e):
+        self.owner, self.e, self.fn = owner, e, None
 
     def __call__(self, w, env):
         if self.fn is None:
-            self.fn = self.reference(self.e)
+            self.fn = self.owner(self.e, checked=True)
         return self.fn(w, env)
 
 
 class _Gen:
-    """Translates one expression tree to Python source text."""
+    """Translates one expression tree to Python source text. `checked` code checks each
+    operation that can fail, naming its span, and uses no attribute index."""
 
-    def __init__(self, owner: ExprCompiler):
+    def __init__(self, owner: ExprCompiler, checked: bool = False):
         self.m, self.p = owner.m, owner.p
+        self.checked = checked
         self.consts: dict = {}
 
     def const(self, value) -> str:
@@ -207,6 +221,9 @@ class _Gen:
                 return obj
             if name == "alive":
                 return f"w.alive[{obj}]"
+        if self.checked:  # a none has no attributes: R001 at this attribute
+            obj = f"{self.const(_need)}({obj}, {self.const(e.span)})"
+        if ot.kind == "player":
             return f"w.players[{obj}][{name!r}]"
         if ot.kind == "space":
             board = self.p.boards[ot.name]
@@ -255,9 +272,10 @@ class _Gen:
         return f"{made} for {_var(e.var)} in {src}{where}"
 
     def index_for(self, e, conds):
-        """(source code, remaining conjuncts) using an attribute index, or None."""
+        """(source code, remaining conjuncts) using an attribute index, or None (always in
+        checked code: an index evaluates its key before the other conjuncts)."""
         src = e.source
-        if not isinstance(src, ast.Name) or src.note.binding.local:
+        if self.checked or not isinstance(src, ast.Name) or src.note.binding.local:
             return None
         tables = self.fixed_attrs(src.name)
         if tables is None:
@@ -321,10 +339,10 @@ class _Gen:
         op, a, b = e.op, self.expr(e.left), self.expr(e.right)
         if op in ("and", "or") or op in ARITH or op in COMPARE:
             return f"({a} {op} {b})"
-        if op == "/":
-            return f"({a} // {b})"
-        if op == "%":
-            return f"({a} % {b})"
+        if op in ("/", "%"):
+            if self.checked:
+                return f"{self.const(_divide)}({a}, {b}, {op == '/'}, {self.const(e.span)})"
+            return f"({a} // {b})" if op == "/" else f"({a} % {b})"
         if op == "in":
             if e.right.note.type.kind == "zone":
                 return f"({a} in w.zones[{b}])"
@@ -411,6 +429,18 @@ def _best(pairs):
         if top_v is None or v > top_v:
             top, top_v = x, v
     return top
+
+
+def _need(value, span):
+    if value is None:
+        raise GameRuntimeError(span, "R001", "this value is none here, so it has no attributes")
+    return value
+
+
+def _divide(x, y, whole: bool, span):
+    if y == 0:
+        raise GameRuntimeError(span, "R003", "division by zero")
+    return x // y if whole else x % y
 
 
 def _index(items, i, span):

@@ -8,6 +8,11 @@ Runs can be spread over processes (`run_blocks`): the seeds are cut into blocks,
 the blocks are played by a pool and their summaries merged in seed order, so the
 result is the one a single process gives. Everything that crosses a process
 boundary is plain data (`GameRecord`, `ErrorRecord`), never an exception object.
+
+The game is parsed, checked and compiled once, in this process: where the pool can
+fork (`start_method`), its workers inherit the compiled program and the imported
+engine, and parse, check, compile and import nothing. Elsewhere they are spawned and
+load each game file once, at their first block of it.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import multiprocessing
 import shlex
 import statistics
 import sys
+import threading
 import time
 from collections import Counter
 
@@ -239,12 +245,21 @@ def seed_blocks(path: str, players: int, games: int, seed: int, max_steps: int |
     return [Block(path, players, n, s, max_steps, keep_records, tuple(agents)) for n, s in zip(sizes, starts)]
 
 
-_WORKER_PROGRAMS: dict = {}  # in a pool process: game path -> program, loaded once per process
+_WORKER_PROGRAMS: dict = {}  # in a pool process: game path -> program, loaded or inherited once per process
 
 
 def _load_program(path: str):
     from .pipeline import load_game
     return load_game(path).program
+
+
+def _programs_for(blocks: list, programs: dict | None) -> dict:
+    """`programs` plus the program of every other game the blocks play, loaded here."""
+    out = dict(programs or {})
+    for block in blocks:
+        if block.path not in out:
+            out[block.path] = _load_program(block.path)
+    return out
 
 
 def play_block(block: Block, program, progress=None) -> Summary:
@@ -253,31 +268,49 @@ def play_block(block: Block, program, progress=None) -> Summary:
                     block.agents)
 
 
+def _adopt_programs(programs: dict):
+    """A pool process's initializer: the programs it was handed (never pickled: it forked)."""
+    _WORKER_PROGRAMS.update(programs)
+
+
 def _play_block_in_worker(block: Block) -> Summary:
     if block.path not in _WORKER_PROGRAMS:
         _WORKER_PROGRAMS[block.path] = _load_program(block.path)
     return play_block(block, _WORKER_PROGRAMS[block.path])
 
 
+def start_method() -> str:
+    """How the pool starts its processes: "fork" where the platform has it (not macOS,
+    whose system libraries are not fork-safe) and this process runs a single thread (a
+    fork copies only the calling thread, so a lock another thread holds would stay held
+    in the worker); else "spawn". Forked workers inherit the programs compiled here;
+    the summaries are the same either way."""
+    if (sys.platform != "darwin" and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1):
+        return "fork"
+    return "spawn"
+
+
 def run_blocks(blocks: list, jobs: int = 1, progress=None, programs: dict | None = None,
                backend=None) -> list:
     """Plays every block, over `jobs` processes (or on `backend`, e.g. ray_backend.RayBackend);
     one Summary per block, in block order. `programs` maps game paths to programs already
-    loaded (used in this process only). `progress(n)` is told of finished games: one by
-    one in a single process, a block at a time with several."""
+    loaded in this process. In one process, or in processes that fork, every block plays
+    these programs, and the games they lack are loaded here first, once; spawned processes
+    load each game file themselves, once each. `progress(n)` is told of finished games: one
+    by one in a single process, a block at a time with several."""
     if backend is not None:
         return backend.run(blocks, progress)
     jobs = max(1, min(jobs, len(blocks)))
     if jobs == 1:
-        programs = dict(programs or {})
-        parts = []
-        for block in blocks:
-            if block.path not in programs:
-                programs[block.path] = _load_program(block.path)
-            parts.append(play_block(block, programs[block.path], progress))
-        return parts
+        programs = _programs_for(blocks, programs)
+        return [play_block(block, programs[block.path], progress) for block in blocks]
+    method = start_method()
+    programs = _programs_for(blocks, programs) if method == "fork" else {}
+    for stream in (sys.stdout, sys.stderr):  # or a fork would write what is still buffered twice
+        stream.flush()
     parts = []
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with multiprocessing.get_context(method).Pool(jobs, _adopt_programs, (programs,)) as pool:
         for part in pool.imap(_play_block_in_worker, blocks):  # in seed order, as blocks finish
             parts.append(part)
             if progress is not None:

@@ -135,10 +135,16 @@ def test_doubling_casino_winnings_lengthens_mafialand():
     assert length["b_higher"] * 2 > length["games_differing"] > 0
 
 
-def test_a_longer_variant_is_flagged_in_text_with_an_aligned_table(tmp_path):
+def long_race(tmp_path):
+    """A variant of dice_race.game: the goal twice as far."""
     variant = tmp_path / "long_race.game"
     base = os.path.relpath(GAMES / "dice_race.game", tmp_path)  # a base is named relative to the variant
     variant.write_text(f'extends "{base}"\noverride const GOAL = 30\n')
+    return variant
+
+
+def test_a_longer_variant_is_flagged_in_text_with_an_aligned_table(tmp_path):
+    variant = long_race(tmp_path)
     result = run_cli("compare", GAMES / "dice_race.game", variant, "-n", 3, "-g", 150, "-s", 4)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
@@ -209,3 +215,13 @@ def test_bad_input_gets_a_message_and_exit_1(games_dir, args, message):
     result = run_cli("compare", *args)
     assert result.exit_code == 1
     assert result.stderr.startswith(message) and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_a_report_does_not_depend_on_the_number_of_processes(tmp_path):
+    """Both games' blocks go to one pool; each is played on its own program, in seed order."""
+    base, variant = str(GAMES / "dice_race.game"), str(long_race(tmp_path))
+    one, two = (compare_files(base, variant, 3, 60, 5, jobs=jobs) for jobs in (1, 2))
+    assert two.a.records == one.a.records and two.b.records == one.b.records
+    assert one.a.records != one.b.records  # the variant's games differ: A's and B's blocks were not mixed up
+    assert [m.as_json() for m in two.metrics] == [m.as_json() for m in one.metrics]

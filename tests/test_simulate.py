@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 
 import pytest
 
 from ruledsl.pipeline import load_game
-from ruledsl.simulate import BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, terminal_progress
+import ruledsl.pipeline
+from ruledsl.simulate import (BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, start_method,
+                              terminal_progress)
 from support import GAMES, run_cli, run_process
 
 FRAGILE = "fragile_dice.game"  # a roll of double six indexes past a list: some seeds fail
@@ -108,6 +111,52 @@ def test_records_and_summaries_do_not_depend_on_the_number_of_processes():
     assert one.records and one.error_list
     assert sorted([r.seed for r in one.records] + [e.seed for e in one.error_list]) == list(range(11, 81))
     assert two.as_json() | dict.fromkeys(TIMING) == one.as_json() | dict.fromkeys(TIMING)
+
+
+def stages_run_only_here(monkeypatch) -> list:
+    """Patches the pipeline's stages (parse, check, compile) to count their calls in this
+    process and to fail in any other, e.g. a forked worker; returns the list of calls."""
+    here, calls = os.getpid(), []
+
+    def counted(stage, real):
+        def run(*args, **kwargs):
+            if os.getpid() != here:
+                raise AssertionError(f"{stage} ran in worker process {os.getpid()}")
+            calls.append(stage)
+            return real(*args, **kwargs)
+        return run
+    for stage in ("load", "check", "compile_game"):
+        monkeypatch.setattr(ruledsl.pipeline, stage, counted(stage, getattr(ruledsl.pipeline, stage)))
+    return calls
+
+
+forking = pytest.mark.skipif(start_method() != "fork", reason="workers are spawned here and load the game themselves")
+
+
+@pytest.mark.slow
+@forking
+def test_with_several_processes_the_game_is_parsed_checked_and_compiled_once(monkeypatch):
+    calls = stages_run_only_here(monkeypatch)
+    path = str(GAMES / FRAGILE)
+    two = simulate_file(path, 3, 40, 11, 500, jobs=2, keep_records=True)
+    assert calls == ["load", "check", "compile_game"]  # here, before the workers started
+    assert two.records == simulate_file(path, 3, 40, 11, 500, jobs=1, keep_records=True).records
+    calls.clear()
+    program = load_game(path).program
+    calls.clear()
+    simulate_file(path, 3, 40, 11, 500, jobs=2, program=program)
+    assert calls == []  # a program given is played as it is
+
+
+@pytest.mark.slow
+@forking
+def test_workers_play_the_program_they_are_given_not_the_file(tmp_path):
+    """A game loaded from texts only (as recorded rules are) has no file the workers could read."""
+    path = str(tmp_path / "nowhere" / "race.game")
+    program = load_game(path, files={path: (GAMES / "dice_race.game").read_text()}).program
+    one = simulate_file(path, 3, 60, 2, jobs=1, program=program, keep_records=True)
+    two = simulate_file(path, 3, 60, 2, jobs=2, program=program, keep_records=True)
+    assert two.records == one.records and len(one.records) == 60
 
 
 @pytest.mark.slow

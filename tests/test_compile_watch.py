@@ -34,6 +34,19 @@ def test_a_game_plays_the_same_whether_or_not_only_read_writes_count(path):
         assert _trace(game.program, players, seed) == _trace(every_write, players, seed)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_game_plays_the_same_with_its_straight_stretches_fused_or_one_op_per_statement(path):
+    """Fusing (straight statements in a row, and ifs and loops made only of them, as one
+    op of plain Python) changes no decision, result or state."""
+    game = load_game(str(path))
+    one_op_each = compile_game(game.model, game.path, fuse=False)
+    players = game.program.min_players if game.program.min_players > 1 else 2
+    players = min(max(players, 2), game.program.max_players)
+    for seed in (1, 2, 3):
+        assert _trace(game.program, players, seed) == _trace(one_op_each, players, seed)
+
+
 def test_what_end_conditions_read_follows_defs_and_names_fields_zones_and_who_is_in(tmp_path):
     m = run_text(tmp_path, """
 player { points: int = 0  bag: int = 0 }

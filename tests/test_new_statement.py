@@ -25,9 +25,9 @@ class Bump(ast.Stmt):                                   # 1. the AST node and it
     field: str
 
 
-@v_args(meta=True)
-def bump_stmt(self, meta, ch):                          # 2. the Builder makes the node
-    return Bump(span=self.span(meta), field=str(ch[0]))
+@v_args(meta=True, inline=True)
+def bump_stmt(self, meta, field):                       # 2. the Builder makes the node
+    return Bump(span=self.span(meta), field=str(field))
 
 
 def s_Bump_check(self, s, scope):                       # 3. the checker

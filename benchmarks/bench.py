@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ruledsl.pipeline import load_game  # noqa: E402
-from ruledsl.runtime import Machine, RandomChance  # noqa: E402
+from ruledsl.runtime.machine import Machine, RandomChance  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from handwritten import mafialand, the_boss, tic_tac_toe  # noqa: E402

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from ruledsl.pipeline import load_game
-from ruledsl.simulate import BLOCKS_PER_JOB, simulate_file, start_method
+from ruledsl.play.simulate import BLOCKS_PER_JOB, simulate_file, start_method
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ import time
 
 from scipy.stats import binomtest
 
-from ruledsl.simulate import simulate_file
+from ruledsl.play.simulate import simulate_file
 
 
 def strength(path: str, players: int, games: int, agent: str, seat: int, seed: int, jobs: int) -> dict:

@@ -31,10 +31,10 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
 from bench import SharedChance  # noqa: E402  (one sequential stream, draw after draw)
-from ruledsl.agents import RandomAgent  # noqa: E402
+from ruledsl.play.agents import RandomAgent  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
-from ruledsl.runtime import Machine, RandomChance  # noqa: E402
-from ruledsl.transcript import TranscriptWriter  # noqa: E402
+from ruledsl.runtime.machine import Machine, RandomChance  # noqa: E402
+from ruledsl.play.transcript import TranscriptWriter  # noqa: E402
 
 
 class SequentialAgent:

@@ -18,13 +18,14 @@ from typing import IO
 
 import attrs
 
-from . import shipped
 from .errors import UserError
 from .pipeline import Game as Compiled
 from .pipeline import load_game
-from .replay import ReplayReport, recorded_game, replay as replay_records
-from .runtime import Machine, RandomChance
-from .transcript import TranscriptWriter, read_transcript
+from .play.replay import ReplayReport, recorded_game
+from .play.replay import replay as replay_records
+from .play.transcript import TranscriptWriter, read_transcript
+from .runtime.machine import Machine, RandomChance
+from .syntax import shipped
 
 __all__ = ["Decision", "Game", "GameNotFound", "IllegalChoice", "Match", "Result", "find", "load",
            "replay", "shipped_games"]
@@ -228,7 +229,7 @@ class Match:
 def replay(transcript: str | os.PathLike | list, game: str | os.PathLike | Game | None = None) -> ReplayReport:
     """Replays a transcript (a path, or its records) against `game` (default: the rules it
     recorded). Returns the report (narration `lines`, `notes`, `result`, `steps`); raises
-    ruledsl.replay.Divergence when the rules no longer play it, naming the step and the
+    ruledsl.play.replay.Divergence when the rules no longer play it, naming the step and the
     rule edit responsible, and TranscriptError / ReplayError for a corrupt one."""
     records = transcript if isinstance(transcript, list) else read_transcript(os.fspath(transcript))
     if isinstance(game, Game):

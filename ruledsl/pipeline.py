@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import attrs
 
-from .check import check
-from .compile import compile_game
-from .load import Loaded, load
-from .program import Program
-from .types import Model
+from .check.decls import check
+from .check.types import Model
+from .compile.game import compile_game
+from .runtime.program import Program
+from .syntax.load import Loaded, load
 
 
 @attrs.frozen

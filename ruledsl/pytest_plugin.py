@@ -32,7 +32,7 @@ def ruledsl_snapshot(request, monkeypatch):
     """`ruledsl_snapshot(game, players=None, seeds=range(3), max_steps=10_000)`: snapshot seeded games."""
     try:
         snapshot = request.getfixturevalue("snapshot")
-        from .snapshot import TranscriptSnapshotExtension, explanation_for, play_transcript
+        from .play.snapshot import TranscriptSnapshotExtension, explanation_for, play_transcript
     except (pytest.FixtureLookupError, ImportError):
         pytest.fail("ruledsl_snapshot needs syrupy: pip install 'ruledsl[pytest]'", pytrace=False)
     root = request.config.rootpath
@@ -56,8 +56,8 @@ def ruledsl_snapshot(request, monkeypatch):
 def ruledsl_replay(request, monkeypatch):
     """`ruledsl_replay(pattern, game=None)`: every transcript matching the glob replays under the
     current rules (the game each names, or `game`); returns how many were replayed."""
-    from .cli import read_records, recorded_game_path
-    from .replay import replay
+    from .cli.commands import read_records, recorded_game_path
+    from .play.replay import replay
     root = request.config.rootpath
     monkeypatch.chdir(root)
 
@@ -108,7 +108,7 @@ def _relative(root, path: str) -> str:
 
 
 def _lines(err) -> list:
-    from .cli import user_message
+    from .cli.commands import user_message
     return (user_message(err) or f"{type(err).__name__}: {err}").splitlines()
 
 

@@ -34,8 +34,8 @@ def transcripts_match_their_schema():
     `ruledsl schema transcript` (jsonschema): the suite's transcripts are the schema's test."""
     import jsonschema
 
-    from ruledsl.schema import TRANSCRIPT
-    from ruledsl.transcript import TranscriptWriter
+    from ruledsl.play.schema import TRANSCRIPT
+    from ruledsl.play.transcript import TranscriptWriter
 
     validator = jsonschema.Draft202012Validator(TRANSCRIPT)
     write = TranscriptWriter.write

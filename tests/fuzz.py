@@ -28,13 +28,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruledsl.agents import RandomAgent  # noqa: E402
-from ruledsl.divergence import Divergence, ReplayError  # noqa: E402
+from ruledsl.play.agents import RandomAgent  # noqa: E402
+from ruledsl.play.divergence import Divergence, ReplayError  # noqa: E402
 from ruledsl.errors import GameRuntimeError, RuleError  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
-from ruledsl.replay import replay  # noqa: E402
-from ruledsl.runtime import Machine, RandomChance  # noqa: E402
-from ruledsl.transcript import TranscriptError, TranscriptWriter, parse_lines  # noqa: E402
+from ruledsl.play.replay import replay  # noqa: E402
+from ruledsl.runtime.machine import Machine, RandomChance  # noqa: E402
+from ruledsl.play.transcript import TranscriptError, TranscriptWriter, parse_lines  # noqa: E402
 
 EXPECTED = (RuleError, GameRuntimeError, Divergence, ReplayError, TranscriptError)
 WORDS = ["override", "rule", "const", "{", "}", "(", ")", "none", "0", "-1", "99999999999999999", "1..1000000",

@@ -37,11 +37,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from ruledsl.agents import ask_agent, make_agent
-from ruledsl.cli import main
+from ruledsl.play.agents import ask_agent, make_agent
+from ruledsl.cli.commands import main
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from ruledsl.transcript import TranscriptWriter, parse_lines
+from ruledsl.runtime.machine import Machine, RandomChance
+from ruledsl.play.transcript import TranscriptWriter, parse_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path(__file__).parent / "fixtures" / "games"

@@ -6,11 +6,11 @@ import attrs
 import click
 import pytest
 
-from ruledsl.agents import (AgentError, FirstAgent, HumanAgent, RandomAgent, ScriptedAgent, ask_agent,
+from ruledsl.play.agents import (AgentError, FirstAgent, HumanAgent, RandomAgent, ScriptedAgent, ask_agent,
                             make_agent, parse_agent_spec, render_view)
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance, Refusal
-from ruledsl.streams import KeyedStreams
+from ruledsl.runtime.machine import Machine, RandomChance, Refusal
+from ruledsl.runtime.streams import KeyedStreams
 from support import GAMES
 
 
@@ -186,6 +186,6 @@ def test_render_view_is_compact():
 
 
 def test_empty_zones_kept_per_card_are_summed_up_not_listed():
-    from ruledsl.agents import empty_text
+    from ruledsl.play.agents import empty_text
     names = ["deck", "hand/seat 0", "hand/seat 1"] + [f"gear/card {i}" for i in range(50)]
     assert empty_text(names) == "deck, hand/seat 0, hand/seat 1, gear/... (50 of them)"

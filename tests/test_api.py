@@ -13,7 +13,7 @@ import pytest
 import ruledsl
 from ruledsl import api
 from ruledsl.errors import RuleError
-from ruledsl.replay import Divergence
+from ruledsl.play.replay import Divergence
 from support import ROOT
 
 DOC = ROOT / "docs" / "api.md"

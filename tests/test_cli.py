@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruledsl import __version__
-from ruledsl.cli import check_one
-from ruledsl.transcript import read_transcript
+from ruledsl.cli.commands import check_one
+from ruledsl.play.transcript import read_transcript
 from support import record_game, run_cli, run_process
 
 
@@ -318,14 +318,14 @@ def test_state_rejects_a_bad_player_count(games_dir):
 
 
 def test_every_error_bad_input_causes_shares_one_root_with_a_user_message():
-    import ruledsl.agents, ruledsl.api, ruledsl.divergence, ruledsl.graph, ruledsl.ray_backend, ruledsl.view
-    from ruledsl.cli import Failure, user_message
+    import ruledsl.play.agents, ruledsl.api, ruledsl.play.divergence, ruledsl.play.graph, ruledsl.play.ray_backend, ruledsl.play.view
+    from ruledsl.cli.commands import Failure, user_message
     from ruledsl.errors import GameRuntimeError, RuleError, Span, UserError
-    kinds = [RuleError, GameRuntimeError, Failure, ruledsl.agents.AgentError, ruledsl.api.GameNotFound,
-             ruledsl.divergence.Divergence, ruledsl.divergence.ReplayError, ruledsl.graph.GraphError,
-             ruledsl.view.ViewError, ruledsl.ray_backend.RayMissing]
+    kinds = [RuleError, GameRuntimeError, Failure, ruledsl.play.agents.AgentError, ruledsl.api.GameNotFound,
+             ruledsl.play.divergence.Divergence, ruledsl.play.divergence.ReplayError, ruledsl.play.graph.GraphError,
+             ruledsl.play.view.ViewError, ruledsl.play.ray_backend.RayMissing]
     assert all(issubclass(k, UserError) for k in kinds)
-    assert user_message(ruledsl.graph.GraphError("--rule x: no such rule")) == "error: --rule x: no such rule"
+    assert user_message(ruledsl.play.graph.GraphError("--rule x: no such rule")) == "error: --rule x: no such rule"
     assert user_message(Failure("as is\x1b[2J")) == "as is\\x1b[2J"
     runtime = GameRuntimeError(Span("nowhere.game", 3, 4), "R007", "nothing to choose from")
     assert user_message(runtime) == "nowhere.game:3:4: runtime error: nothing to choose from [R007]"

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from ruledsl.agents import ask_agent, make_agent
-from ruledsl.divergence import chance_of
+from ruledsl.play.agents import ask_agent, make_agent
+from ruledsl.play.divergence import chance_of
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from ruledsl.transcript import parse_line
+from ruledsl.runtime.machine import Machine, RandomChance
+from ruledsl.play.transcript import parse_line
 from support import ROOT, record_game
 
 GAMES = ["games/mafialand.game", "games/bada_bing.game", "games/the_boss.game", "examples/pig.game",

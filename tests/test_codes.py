@@ -4,7 +4,7 @@ import re
 from ruledsl.codes import CODES, table
 from support import ROOT
 
-SOURCE = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "ruledsl").glob("*.py"))
+SOURCE = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "ruledsl").rglob("*.py"))
                    if p.name != "codes.py")
 
 

@@ -7,9 +7,9 @@ import warnings
 
 import pytest
 
-from ruledsl.compare import ALPHA, Metric, compare_files, holm, rate_metric, reasons_metric, sample_metric
+from ruledsl.play.compare import ALPHA, Metric, compare_files, holm, rate_metric, reasons_metric, sample_metric
 from ruledsl.pipeline import load_game
-from ruledsl.simulate import GameRecord
+from ruledsl.play.simulate import GameRecord
 from support import GAMES, ROOT, run_cli, run_process
 
 MAFIALAND = str(ROOT / "games" / "mafialand.game")

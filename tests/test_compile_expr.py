@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from ruledsl.compile_expr import ExprCompiler
+from ruledsl.compile.expr import ExprCompiler
 from ruledsl.errors import RUNTIME_FAILURES, GameRuntimeError, RuleError
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine
+from ruledsl.runtime.machine import Machine
 from support import ROOT, FixedChance, run_text
 ALL_GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.game"), *ROOT.glob("examples/*.game")])
 

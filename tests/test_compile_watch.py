@@ -1,13 +1,13 @@
 """End conditions are looked at again only after writes of what they read
-(ruledsl/compile_watch.py). The games must play exactly as when every write counts."""
+(ruledsl/compile/watch.py). The games must play exactly as when every write counts."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from ruledsl.compile import compile_game
-from ruledsl.compile_watch import ends_read
+from ruledsl.compile.game import compile_game
+from ruledsl.compile.watch import ends_read
 from ruledsl.pipeline import load_game
 from support import ROOT, random_playout, run_text
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli import main
+from ruledsl.cli.commands import main
 from ruledsl.pipeline import load_game
-from ruledsl.replay import Divergence, replay
-from ruledsl.statediff import FieldDiff, diff, field_name, values_text
+from ruledsl.play.replay import Divergence, replay
+from ruledsl.play.statediff import FieldDiff, diff, field_name, values_text
 from support import ROOT, edit, record_game, records_of, run_process
 
 

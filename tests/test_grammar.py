@@ -11,7 +11,7 @@ from support import ROOT
 
 pytestmark = pytest.mark.slow  # real processes, each parsing every game
 
-PARSE_ALL = ("import glob, sys; from ruledsl.load import load, plays_sha256; "
+PARSE_ALL = ("import glob, sys; from ruledsl.syntax.load import load, plays_sha256; "
              "print(sorted((f, plays_sha256(load(f).decls)) for f in glob.glob('games/*.game')))")
 
 

@@ -6,11 +6,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli import main
+from ruledsl.cli.commands import main
 from ruledsl.errors import MAX_SHOWN, Diagnostic, RuleError, Span, printable
 from ruledsl.pipeline import load_game
-from ruledsl.replay import Divergence, replay
-from ruledsl.transcript import parse_lines
+from ruledsl.play.replay import Divergence, replay
+from ruledsl.play.transcript import parse_lines
 from support import ROOT, record_game, run_cli
 
 
@@ -199,7 +199,7 @@ def test_a_transcript_line_nested_thousands_deep_is_refused_with_its_line(tmp_pa
 
 
 def test_a_superscript_digit_at_a_prompt_or_in_a_seat_is_no_crash():
-    from ruledsl.agents import AgentError, parse_agent_spec, pick_option
+    from ruledsl.play.agents import AgentError, parse_agent_spec, pick_option
     assert pick_option("²", ["a", "b"]) is None
     with pytest.raises(AgentError):
         parse_agent_spec("²=random")

@@ -11,8 +11,8 @@ import pytest
 
 from click.testing import CliRunner
 
-from ruledsl.agents import changed_text, pick_option, render_view
-from ruledsl.cli import main
+from ruledsl.play.agents import changed_text, pick_option, render_view
+from ruledsl.cli.commands import main
 from support import ROOT, run_process
 
 pytestmark = pytest.mark.slow  # drives `ruledsl play` in a terminal (pexpect) and real processes
@@ -116,7 +116,7 @@ class _Decision:
 
 def test_options_are_numbered_by_their_place_in_a_fixed_domain():
     from ruledsl.pipeline import load_game
-    from ruledsl.terminal import option_numbers
+    from ruledsl.play.terminal import option_numbers
     program = load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
     assert option_numbers(_Decision(["b2", "c3"]), program) == [5, 9]  # board spaces
     assert option_numbers(_Decision(["seat 1"]), program) == [2]  # seats
@@ -128,7 +128,7 @@ def test_options_are_numbered_by_their_place_in_a_fixed_domain():
 
 
 def test_a_track_is_one_line_with_empty_stretches_summed_up():
-    from ruledsl.terminal import track_line
+    from ruledsl.play.terminal import track_line
     drawing = {"shape": "ring", "spaces": [{"name": n} for n in ("go", "a", "b", "c", "jail")]}
     assert track_line(drawing, {"go": "seat 0 at", "jail": "seat 1 at"}) == \
         "  go [seat 0 at] > · x3 > jail [seat 1 at] ↺"
@@ -154,7 +154,7 @@ def test_a_bad_seed_is_a_message_not_a_traceback():
 
 def test_a_guarded_menu_keeps_its_options_numbers(tmp_path):
     from ruledsl.pipeline import load_game
-    from ruledsl.terminal import menu_options, option_numbers
+    from ruledsl.play.terminal import menu_options, option_numbers
     game = load_game(str(ROOT / "games" / "bada_bing.game"))
     menus = menu_options(game.loaded.decls)
     court = next(where for where, labels in menus.items() if labels[0] == "pay 1M")
@@ -223,7 +223,7 @@ def test_plain_flag_and_a_pipe_use_plain_lines():
 def test_the_toolbar_wraps_the_options_and_the_completer_ignores_case():
     pytest.importorskip("prompt_toolkit")
     from prompt_toolkit.document import Document
-    from ruledsl.terminal_prompt import label_completer, toolbar_text
+    from ruledsl.play.terminal_prompt import label_completer, toolbar_text
     text = toolbar_text("seat 0 to choose: card", [f"card {i}" for i in range(1, 31)], list(range(1, 31)), 40)
     lines = text.splitlines()
     assert lines[0].startswith("seat 0 to choose: card") and len(lines) == 6

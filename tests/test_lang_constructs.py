@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 import ruledsl
-from ruledsl import ast
+from ruledsl.syntax import ast
 from ruledsl.errors import GameRuntimeError, Span
-from ruledsl.load import canonical, load
+from ruledsl.syntax.load import canonical, load
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from ruledsl.simulate import simulate
+from ruledsl.runtime.machine import Machine, RandomChance
+from ruledsl.play.simulate import simulate
 from support import run_text
 
 GIVES = """

@@ -11,8 +11,8 @@ import pytest
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Error, Keyword, Name, String
 
-from ruledsl import shipped
-from ruledsl.lexer import RuledslLexer
+from ruledsl.syntax import shipped
+from ruledsl.syntax.lexer import RuledslLexer
 from support import ROOT
 
 DOCS = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
@@ -62,8 +62,8 @@ def test_pygmentize_highlights_bada_bing_with_no_error_tokens():
 def test_every_keyword_of_the_grammar_is_highlighted():
     import re
     from importlib.resources import files
-    from ruledsl import lexer
-    grammar = files("ruledsl").joinpath("ruledsl.lark").read_text(encoding="utf-8")
+    from ruledsl.syntax import lexer
+    grammar = files("ruledsl.syntax").joinpath("ruledsl.lark").read_text(encoding="utf-8")
     keywords = set(re.findall(r'"([a-z_]+)"', grammar))
     known = set(lexer.DECLARATIONS + lexer.STATEMENTS + lexer.OPERATORS + lexer.CONSTANTS)
     assert keywords - known == set()

@@ -1,4 +1,4 @@
-"""The mcts agent (ruledsl/mcts.py) and plug-in agents (module:Class, entry points)."""
+"""The mcts agent (ruledsl/play/mcts.py) and plug-in agents (module:Class, entry points)."""
 from __future__ import annotations
 
 import json
@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-import ruledsl.agents as agents_module
-from ruledsl.agents import AgentError, make_agent, parse_agent_spec
-from ruledsl.mcts import BudgetError, MctsAgent, determinize, parse_budget
+import ruledsl.play.agents as agents_module
+from ruledsl.play.agents import AgentError, make_agent, parse_agent_spec
+from ruledsl.play.mcts import BudgetError, MctsAgent, determinize, parse_budget
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from ruledsl.simulate import simulate_file
+from ruledsl.runtime.machine import Machine, RandomChance
+from ruledsl.play.simulate import simulate_file
 from support import ROOT, run_cli
 
 pytestmark = pytest.mark.slow  # agent strength is measured over many games
@@ -295,7 +295,7 @@ score p: p.won
 
 def test_determinizing_redraws_another_seats_sealed_choice_held_in_a_local(tmp_path):
     import random
-    from ruledsl.mcts import determinize
+    from ruledsl.play.mcts import determinize
     from support import run_text
     m = run_text(tmp_path, SEALED)
     m.choose("5")

@@ -11,10 +11,10 @@ import attrs
 import pytest
 from lark import v_args
 
-from ruledsl import ast, grammar, parse
-from ruledsl.check_stmt import StmtChecker
-from ruledsl.compile import StmtCompiler
-from ruledsl.types import INT
+from ruledsl.syntax import ast, grammar, parse
+from ruledsl.check.stmt import StmtChecker
+from ruledsl.compile.game import StmtCompiler
+from ruledsl.check.types import INT
 from support import run_text
 
 

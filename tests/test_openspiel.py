@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (ruledsl/openspiel.py): OpenSpiel's own checks and algorithms.
+"""The OpenSpiel adapter (ruledsl/openspiel/game.py): OpenSpiel's own checks and algorithms.
 
 Skipped only when open_spiel is not installed (the `openspiel` extra, which CI installs).
 """
@@ -8,7 +8,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
 
-from ruledsl.openspiel import event_outcome, load_game  # noqa: E402
+from ruledsl.openspiel.game import event_outcome, load_game  # noqa: E402
 from support import ROOT  # noqa: E402
 
 pytestmark = pytest.mark.slow  # OpenSpiel's own checks and algorithms over whole games: minutes

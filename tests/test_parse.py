@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ruledsl import ast, grammar, parse
+from ruledsl.syntax import ast, grammar, parse
 from ruledsl.errors import RuleError
-from ruledsl.parse import MAX_SYNTAX_ERRORS, parse_text
+from ruledsl.syntax.parse import MAX_SYNTAX_ERRORS, parse_text
 
 
 def errors_of(text: str) -> list:

@@ -1,4 +1,4 @@
-"""simulate/compare --backend ray (ruledsl/ray_backend.py): seed blocks as Ray tasks.
+"""simulate/compare --backend ray (ruledsl/play/ray_backend.py): seed blocks as Ray tasks.
 
 The Ray test is skipped only when Ray is not installed (the `distributed` extra, which CI installs).
 """

@@ -8,9 +8,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli import main
-from ruledsl.schema import TRANSCRIPT
-from ruledsl.transcript import REQUIRED, TranscriptWriter
+from ruledsl.cli.commands import main
+from ruledsl.play.schema import TRANSCRIPT
+from ruledsl.play.transcript import REQUIRED, TranscriptWriter
 from support import ROOT, record_game
 
 STORED = sorted((ROOT / "tests").rglob("*.jsonl"))

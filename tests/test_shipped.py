@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from ruledsl import shipped
+from ruledsl.syntax import shipped
 from ruledsl.errors import RuleError
-from ruledsl.load import load
+from ruledsl.syntax.load import load
 from ruledsl.pipeline import load_game
-from ruledsl.replay import recorded_game, replay
-from ruledsl.runtime import Machine, RandomChance
-from ruledsl.transcript import TranscriptWriter, parse_lines
+from ruledsl.play.replay import recorded_game, replay
+from ruledsl.runtime.machine import Machine, RandomChance
+from ruledsl.play.transcript import TranscriptWriter, parse_lines
 from support import ROOT, run_cli
 
 VARIANT = '# a house rule of a shipped game, kept outside any checkout\nextends "ruledsl:{name}"\n\noverride const {const}\n'

@@ -12,7 +12,7 @@ import pytest
 
 from ruledsl.pipeline import load_game
 import ruledsl.pipeline
-from ruledsl.simulate import (BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, start_method,
+from ruledsl.play.simulate import (BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, start_method,
                               terminal_progress)
 from support import GAMES, run_cli, run_process
 

@@ -8,9 +8,9 @@ import pytest
 
 from ruledsl import __version__
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
-from ruledsl.replay import Divergence, ReplayChance, ReplayError, replay
-from ruledsl.transcript import TranscriptError, TranscriptWriter, parse_lines, read_transcript
+from ruledsl.runtime.machine import Machine, RandomChance
+from ruledsl.play.replay import Divergence, ReplayChance, ReplayError, replay
+from ruledsl.play.transcript import TranscriptError, TranscriptWriter, parse_lines, read_transcript
 from support import edit, record_game, records_of
 
 
@@ -339,7 +339,7 @@ rule flow() {
 
 
 def test_a_private_reveal_is_recorded_for_its_seat_and_sealed_for_the_others(tmp_path):
-    from ruledsl.narrate import NO_SEAT, narrate
+    from ruledsl.play.narrate import NO_SEAT, narrate
     path = tmp_path / "peek.game"
     path.write_text(PEEK)
     _, text = record_game(str(path), 2, 0)

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli import main
+from ruledsl.cli.commands import main
 from ruledsl.pipeline import load_game
-from ruledsl.view import board_drawings, changes
-from ruledsl.view_layout import grid_coords
+from ruledsl.play.view import board_drawings, changes
+from ruledsl.play.view_layout import grid_coords
 from support import GAMES, ROOT, record_game, run_process
 
 pytestmark = pytest.mark.slow  # draws every game's pages, and drives a headless browser
@@ -114,7 +114,7 @@ def test_game_text_cannot_break_out_of_the_page(tmp_path):
     code, out = view(path, "-o", tmp_path / "sly.html")
     assert code == 0, out
     html = (tmp_path / "sly.html").read_text(encoding="utf-8")
-    template = (ROOT / "ruledsl" / "view_template.html").read_text(encoding="utf-8")
+    template = (ROOT / "ruledsl" / "play" / "view_template.html").read_text(encoding="utf-8")
     assert html.count("</script") == template.count("</script")
     assert html.count("<script") == template.count("<script")
     assert "innerHTML" not in template and "outerHTML" not in template and "insertAdjacentHTML" not in template

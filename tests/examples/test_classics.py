@@ -127,7 +127,7 @@ def test_pig_reaching_the_goal_on_a_hold_wins():
 
 def test_simulate_counts_tic_tac_toe_draws_as_draws_not_as_shared_wins():
     from ruledsl.pipeline import load_game
-    from ruledsl.simulate import simulate
+    from ruledsl.play.simulate import simulate
     summary = simulate(load_game(str(ROOT / TTT)).program, 2, 300, 1)
     assert summary.ended["the board is full: a draw"] == summary.draws == summary.no_winner > 0
     assert sum(summary.wins) == summary.games - summary.draws and summary.shared == 0

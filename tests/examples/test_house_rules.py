@@ -14,7 +14,7 @@ import pytest
 
 from support import ROOT, drive, give, run_cli, start
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
+from ruledsl.runtime.machine import Machine, RandomChance
 
 HOUSE = ROOT / "examples" / "house_rules"
 MAX_LINES = 6

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruledsl.runtime import Machine, RandomChance
+from ruledsl.runtime.machine import Machine, RandomChance
 from support import repository_game
 
 pytestmark = pytest.mark.slow  # a property over many random games

@@ -5,7 +5,7 @@ Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/
 import json
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, RandomChance
+from ruledsl.runtime.machine import Machine, RandomChance
 from scenario import ROOT
 
 GAME = "games/bada_bing.game"

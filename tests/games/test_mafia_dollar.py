@@ -11,7 +11,7 @@ and loot into the zone of the card they lie on or under (`gear`, `blocks`, `guar
 """
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine
+from ruledsl.runtime.machine import Machine
 from scenario import ROOT, FixedChance, drive, labels, start
 
 GAME = "games/mafia_dollar.game"

@@ -5,7 +5,7 @@ Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli import main
+from ruledsl.cli.commands import main
 from scenario import play_recorded, start
 
 GAME = "games/mafia_dollar.game"

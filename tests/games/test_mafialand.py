@@ -8,7 +8,7 @@ hearts and spades and the four 3s, and the casino cards are the four 4s.
 import os
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine
+from ruledsl.runtime.machine import Machine
 from scenario import ROOT, FixedChance, card, drive, give, labels, start
 
 GAME = "games/mafialand.game"

@@ -12,7 +12,7 @@ seat 1 Detroit 2, Detroit 4, Kansas City 3, Memphis 2, Memphis 4.
 import os
 
 from ruledsl.pipeline import load_game
-from ruledsl.runtime import Machine, Refusal
+from ruledsl.runtime.machine import Machine, Refusal
 from scenario import ROOT, FixedChance, card, drive, labels, start
 
 GAME = "games/the_boss.game"

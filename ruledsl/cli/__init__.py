@@ -1,0 +1,2 @@
+"""The command line (`ruledsl`, also `python -m ruledsl`)."""
+from .commands import main

@@ -1,0 +1,133 @@
+"""Compile stage: decision points (choose, menu, may). Each op pauses the Machine."""
+from __future__ import annotations
+
+from ..check.types import coll, elem_of
+from ..errors import GameRuntimeError
+from ..runtime.machine import Decision
+from ..syntax import ast
+from .ops import OpEmitter
+
+
+def _dedupe(labels, values, state_of=None):
+    """Identical choices (e.g. two equal cards) are offered once, the first of them.
+
+    Cards with the same label but different field values are different choices:
+    the second and later get a stable suffix ' #2', ' #3' in offering order.
+    """
+    if state_of is None and len(set(labels)) == len(labels):
+        return labels, values  # nothing repeats: the common case
+    seen, variants, out_l, out_v = set(), {}, [], []
+    for lab, v in zip(labels, values):
+        key = (lab, state_of(v)) if state_of else lab
+        if key in seen:
+            continue
+        seen.add(key)
+        n = variants[lab] = variants.get(lab, 0) + 1
+        out_l.append(lab if n == 1 else f"{lab} #{n}")
+        out_v.append(v)
+    return out_l, out_v
+
+
+class DecisionCompiler(OpEmitter):
+    """The statements that stop for a decision: choose, a menu of options, may."""
+
+    def chooser(self, by, span):
+        def seat(w, env):
+            p = by(w, env)
+            if p is None:
+                raise GameRuntimeError(span, "R006", "nobody to make this choice (the chooser is none)")
+            return p
+        return seat
+
+    def s_Choose(self, code, s):
+        elem = elem_of(s.source.note.type)
+        if s.where is not None:  # `choose x from S where c` offers [x in S where c]
+            offered = ast.Filter(span=s.span, var=s.var, source=s.source, where=s.where)
+            offered.note.type = coll(elem)
+            src = self.x(offered)
+        else:
+            src = self.x.source(s.source)
+        seat = self.chooser(self.x(s.by), s.span)
+        labels_of = self.p.labels_fn(elem)
+        var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
+        with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
+        if elem.kind == "card" and any(z.per == elem.name for z in self.m.zones.values()):
+            # cards that key zones are told apart by what lies on them: offer every one, by its
+            # unique label ('unit 2', 'unit 2 #2'), as the zone labels name them
+            key_label, with_fields = self.p.card_key_label, False
+            labels_of = lambda vs: [key_label(v) for v in vs]  # noqa: E731
+
+        def bind(vm, fr, value):
+            fr.env[var] = value
+            fr.pc += 1
+
+        def sealed_bind(who, options):
+            """A sealed choice's binding also notes whose it was and what it was chosen from,
+            so a search agent of another seat can redraw it (mcts.determinize)."""
+            def bind_sealed(vm, fr, value):
+                fr.sealed = {**(fr.sealed or {}), var: (who, options)}
+                bind(vm, fr, value)
+            return bind_sealed
+
+        def choose(vm, fr):
+            w, env = vm.w, fr.env
+            values = src(w, env)  # a fresh list, or a constant one that nothing changes
+            if not values:
+                raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
+            state_of = (lambda c: tuple(w.cardf[c].values())) if with_fields else None  # one set: one field order
+            labels, values = _dedupe(labels_of(values), values, state_of)
+            who = seat(w, env)
+            return vm.decide(Decision(who, name, labels, values, span, secret, "choose",
+                                      sealed_bind(who, values) if secret else bind))
+        self.emit(code, "choose", s.span, choose)
+
+    def s_Menu(self, code, s):
+        seat = self.chooser(self.x(s.by), s.span)
+        guards = [self.x(o.guard) if o.guard is not None else None for o in s.options]
+        labels = [o.label for o in s.options]
+        unguarded = all(g is None for g in guards)
+        name, span = s.label or "choice", s.span
+        starts = []
+
+        def bind(vm, fr, value):
+            fr.pc = value
+
+        def menu(vm, fr):
+            w, env = vm.w, fr.env
+            if unguarded:
+                offered_labels, offered_starts = labels, starts  # shared, never changed
+            else:
+                offered = [i for i, g in enumerate(guards) if g is None or g(w, env)]
+                if not offered:
+                    raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
+                offered_labels, offered_starts = [labels[i] for i in offered], [starts[i] for i in offered]
+            return vm.decide(Decision(seat(w, env), name, offered_labels, offered_starts, span, False, "menu", bind))
+        self.emit(code, "menu", s.span, menu)
+        exits = []
+        for opt in s.options:
+            starts.append(len(code.ops))
+            self.block(code, opt.body)
+            ref = [0]
+            exits.append(ref)
+            self.emit(code, "jump", opt.span, lambda vm, fr, ref=ref: setattr(fr, "pc", ref[0]))
+        for ref in exits:
+            ref[0] = len(code.ops)
+
+    def s_May(self, code, s):
+        seat = self.chooser(self.x(s.by), s.span)
+        guard = self.x(s.guard) if s.guard is not None else None
+        label, span = s.label, s.span
+        skip = [0]
+
+        def bind(vm, fr, value):
+            fr.pc = fr.pc + 1 if value else skip[0]
+
+        def may(vm, fr):
+            w, env = vm.w, fr.env
+            if guard is not None and not guard(w, env):
+                fr.pc = skip[0]
+                return None
+            return vm.decide(Decision(seat(w, env), label, [label, "pass"], [True, False], span, False, "may", bind))
+        self.emit(code, "may", s.span, may)
+        self.block(code, s.body)
+        skip[0] = len(code.ops)

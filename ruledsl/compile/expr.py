@@ -1,0 +1,449 @@
+"""Compile stage: each expression becomes one generated Python function.
+
+An expression tree is translated into the text of a single Python expression
+(aggregates become generator expressions, attribute reads become table lookups)
+and compiled once at load time into `f(w, env)`: `w` is the runtime World, `env`
+the current frame's locals. Nothing of the game file reaches the generated text
+but names checked against `[A-Za-z_][A-Za-z0-9_]*` and values passed by reference
+in the function's namespace, so a game file cannot inject host code.
+
+One generator, two modes (as Jinja2's compiler has one code generator). The fast
+code skips the per-node checks and uses attribute indexes. When it fails (a none
+where a value was needed, an index out of range, a division by zero), the same
+expression is generated again in checked mode, built on first use: every operation
+that can fail names its sub-expression's span, and nothing is evaluated that the
+rules would not evaluate. The checked code raises the precise error, or gives the
+value the rules mean (e.g. where an index evaluated a key that the `where` would
+have skipped).
+"""
+from __future__ import annotations
+
+from .. import budget
+from ..check.builtins import BUILTINS
+from ..check.types import Binding
+from ..errors import Diagnostic, GameRuntimeError, RuleError
+from ..syntax import ast
+
+ARITH = {"+", "-", "*"}
+COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# Any of these in fast code hands the expression to its checked version, which then
+# decides: it raises the precise error, or (e.g. an indexed filter evaluated its key
+# where the original `where` would have skipped it) gives the value the rules mean.
+FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError, ZeroDivisionError, GameRuntimeError)
+
+TEMPLATE = """\
+def _expr(w, env):
+    try:
+        return {body}
+    except _WORK:
+        raise
+    except _FAILURES:
+        return _checked(w, env)
+"""
+
+CHECKED_TEMPLATE = """\
+def _expr(w, env):
+    return {body}
+"""
+
+# A store evaluates everything before it writes, so a failure has changed nothing and
+# the checked version can run in its place to raise the precise error.
+STORE_TEMPLATE = """\
+def _expr(vm, env):
+    w = vm.w
+    try:
+        {body}
+    except _WORK:
+        raise
+    except _FAILURES:
+        _checked(vm, env)
+"""
+
+
+class ExprCompiler:
+    """Called with an AST expression, returns its compiled function `f(w, env)`."""
+
+    def __init__(self, model, program):
+        self.m = model
+        self.p = program
+
+    def __call__(self, e, checked: bool = False):
+        """The fast function of `e`, or with `checked` its checked version."""
+        gen = _Gen(self, checked)
+        if checked:
+            return _build(CHECKED_TEMPLATE, gen.expr(e), gen, None, e.span)
+        return _build(TEMPLATE, gen.expr(e), gen, _Checked(self, e), e.span)
+
+    def record(self, names, exprs, span):
+        """`f(w, env)` giving the dict {name: value} of a rule call's arguments."""
+        gen = _Gen(self)
+        body = "{" + ", ".join(f"{n!r}: {gen.expr(e)}" for n, e in zip(names, exprs)) + "}"
+        refs = [_Checked(self, e) for e in exprs]
+        checked = lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}  # noqa: E731
+        return _build(TEMPLATE, body, gen, checked, span)
+
+    def store(self, target, op, value, reference):
+        """An effect `(vm, env)` doing `target op value` (op: = += -=) as generated code;
+        `reference(vm, env)`, which evaluates step by step through checked code, runs
+        instead when the fast code fails."""
+        gen = _Gen(self)
+        stored = gen.expr(target)
+        check = f"_n = {stored}\n        if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
+                f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
+        body = f"{stored} {op} {gen.expr(value)}\n        {check}"
+        return _build(STORE_TEMPLATE, body, gen, reference, target.span)
+
+    def source(self, e):
+        """A function giving a fresh list of the items of a collection or zone."""
+        f = self(e)
+        if e.note.type.kind == "zone":
+            return lambda w, env: list(w.zones[f(w, env)])
+        return f
+
+
+def _build(template, body, gen, checked, span):
+    """Compiles the generated text. An expression nested too deeply for Python's parser
+    (about 200 levels of brackets; an aggregate adds three) is E403."""
+    ns = dict(gen.consts)
+    ns["_FAILURES"] = FAILURES
+    ns["_WORK"] = budget.WorkLimit
+    ns["_checked"] = checked
+    try:
+        code = compile(template.format(body=body), f"<ruledsl code at {span.where()}>", "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
+                                                  "with 'let' or defs")]) from None
+    exec(code, ns)
+    return ns["_expr"]
+
+
+class _Checked:
+    """The checked version of an expression, generated on first use (when its fast code fails)."""
+
+    def __init__(self, owner, e):
+        self.owner, self.e, self.fn = owner, e, None
+
+    def __call__(self, w, env):
+        if self.fn is None:
+            self.fn = self.owner(self.e, checked=True)
+        return self.fn(w, env)
+
+
+class _Gen:
+    """Translates one expression tree to Python source text. `checked` code checks each
+    operation that can fail, naming its span, and uses no attribute index."""
+
+    def __init__(self, owner: ExprCompiler, checked: bool = False):
+        self.m, self.p = owner.m, owner.p
+        self.checked = checked
+        self.consts: dict = {}
+
+    def const(self, value) -> str:
+        name = f"_k{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def expr(self, e) -> str:
+        return getattr(self, "c_" + type(e).__name__)(e)
+
+    # ------------------------------------------------------------ leaves
+    def c_Int(self, e):
+        return repr(int(e.value))
+
+    def c_Bool(self, e):
+        return "True" if e.value else "False"
+
+    def c_NoneLit(self, e):
+        return "None"
+
+    def c_Str(self, e):
+        parts = []
+        for part in e.parts:
+            if isinstance(part, str):
+                parts.append(self.const(part))
+            else:
+                lab = self.const(self.p.labeler(part.note.type))
+                parts.append(f"{lab}({self.expr(part)})")
+        if len(parts) < 2:
+            return parts[0] if parts else "''"
+        return f"{self.const(budget.text)}({' + '.join(parts)}, {self.const(e.span)})"
+
+    def c_Name(self, e):
+        return getattr(self, "n_" + e.note.binding.name)(e.name)
+
+    # what a name stands for (types.Binding, recorded by the checker) -> its code
+    def n_ITEM(self, name):
+        return _var(name)  # a Python variable of the comprehension being generated
+
+    def n_LOCAL(self, name):
+        return f"env[{name!r}]"
+
+    def n_PLAYERS(self, name):
+        return "[_i for _i, _a in enumerate(w.alive) if _a]"
+
+    def n_SEATS(self, name):
+        return "list(range(w.n))"
+
+    def n_PLAYER_COUNT(self, name):
+        return "w.n"
+
+    def n_CONST(self, name):
+        return f"w.consts[{name!r}]"
+
+    def n_SHARED_FIELD(self, name):
+        return f"w.shared[{name!r}]"
+
+    def n_ENUM_VALUE(self, name):
+        return repr(name)
+
+    n_SPACE = n_ENUM_VALUE
+
+    def n_ZONE(self, name):
+        return repr((name, None))
+
+    def n_ENUM(self, name):
+        return self.const(list(self.m.enums[name]))
+
+    def n_BOARD(self, name):
+        return self.const(list(self.m.boards[name].spaces))
+
+    def n_CARDSET(self, name):
+        return f"list({self.const(self.p.cardset_ids)}[{name!r}])"  # filled after defs compile
+
+    # ------------------------------------------------------------ access
+    def c_Attr(self, e):
+        name = e.name
+        if e.obj.note.binding is Binding.ENUM:  # `Color.red`
+            return repr(name)
+        ot, obj = e.obj.note.type, self.expr(e.obj)
+        if ot.kind == "player":
+            if name == "seat":
+                return obj
+            if name == "alive":
+                return f"w.alive[{obj}]"
+        if self.checked:  # a none has no attributes: R001 at this attribute
+            obj = f"{self.const(_need)}({obj}, {self.const(e.span)})"
+        if ot.kind == "player":
+            return f"w.players[{obj}][{name!r}]"
+        if ot.kind == "space":
+            board = self.p.boards[ot.name]
+            if name in board.attrs_of_space:
+                return f"{self.const(board.attrs_of_space[name])}[{obj}]"
+            return f"w.spaces[{ot.name!r}][{obj}][{name!r}]"
+        if ot.kind == "card":
+            if name in self.m.cardsets[ot.name].params:
+                return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
+            return f"w.cardf[{obj}][{name!r}]"
+        raise AssertionError(f"attribute {name} of {ot}")
+
+    def c_Index(self, e):
+        if e.obj.note.binding is Binding.ZONE:  # `hand[p]`
+            return f"({e.obj.name!r}, {self.expr(e.index)})"
+        return f"{self.const(_index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)})"
+
+    def c_Call(self, e):
+        args = [self.expr(a) for a in e.args]
+        if e.name in self.m.defs:
+            names = [p.name for p in self.m.defs[e.name].params]
+            env = "{" + ", ".join(f"{n!r}: {a}" for n, a in zip(names, args)) + "}"
+            return f"{self.const(budget.call_def)}(w, {self.const(self.p.def_bodies[e.name])}, {env}, " \
+                   f"{self.const(e.span)})"
+        return f"{self.const(BUILTINS[e.name].run)}(w, {', '.join(args)})"
+
+    # ------------------------------------------------------------ collections
+    def items(self, e) -> str:
+        """The iterable of a collection or zone, not copied (expressions don't mutate)."""
+        src = self.expr(e)
+        return f"w.zones[{src}]" if e.note.type.kind == "zone" else src
+
+    def loop(self, e, make) -> str:
+        """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound.
+
+        Over a board or card set, a `where` conjunct `x.attr == K` on a fixed attribute
+        (K not mentioning x) becomes an index lookup: only matching items are visited.
+        """
+        src, conds = self.items(e.source), _conjuncts(e.where)
+        index = self.index_for(e, conds)
+        if index is not None:
+            src, conds = index
+        where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
+        made = make()
+        src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"  # the work budget
+        return f"{made} for {_var(e.var)} in {src}{where}"
+
+    def index_for(self, e, conds):
+        """(source code, remaining conjuncts) using an attribute index, or None (always in
+        checked code: an index evaluates its key before the other conjuncts)."""
+        src = e.source
+        if self.checked or not isinstance(src, ast.Name) or src.note.binding.local:
+            return None
+        tables = self.fixed_attrs(src.name)
+        if tables is None:
+            return None
+        for i, c in enumerate(conds):
+            if not (isinstance(c, ast.Binary) and c.op == "=="):
+                continue
+            for attr, key in ((c.left, c.right), (c.right, c.left)):
+                if (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == e.var
+                        and attr.name in tables and not _mentions(key, e.var)):
+                    index = self.const(_AttrIndex(tables[attr.name]))
+                    return f"{index}[{self.expr(key)}]", conds[:i] + conds[i + 1:]
+        return None
+
+    def fixed_attrs(self, name):
+        """Attribute tables {attr: function giving [(item, value)...]} of a board or card set."""
+        if name in self.m.boards:
+            prog = self.p  # boards are built after the field defaults compile: read them on first use
+            return {a: (lambda a=a, n=name: [(s, prog.boards[n].attrs_of_space[a][s]) for s in prog.boards[n].spaces])
+                    for a in self.m.boards[name].params}
+        if name in self.m.cardsets:
+            prog = self.p  # cards are built after defs compile: read them on first use
+            return {a: (lambda a=a, n=name: [(c, prog.cards[c].attrs[a]) for c in prog.cardset_ids[n]])
+                    for a in self.m.cardsets[name].params}
+        return None
+
+    def c_Aggregate(self, e):
+        func, x = e.func, _var(e.var)
+        value = lambda: self.expr(e.value)  # noqa: E731  (built only where x is bound)
+        if func == "count":
+            return f"len([{self.loop(e, lambda: '1')}])"  # lists beat generators on small sets
+        if func == "first":
+            return f"next(({self.loop(e, lambda: x)}), None)"
+        if func == "any":
+            return f"any({self.loop(e, value if e.value is not None else lambda: 'True')})"
+        if func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
+            cond = lambda: self.expr(e.where)  # noqa: E731
+            return f"all({self.loop(_Unfiltered(e), cond)})"
+        if func == "all":
+            return f"all({self.loop(e, value)})"
+        if func == "sum":
+            return f"sum([{self.loop(e, value)}])"
+        if func in ("max", "min"):
+            return f"{func}([{self.loop(e, value)}], default=0)"
+        return f"{self.const(_best)}({self.loop(e, lambda: f'({x}, {value()})')})"
+
+    def c_Filter(self, e):
+        if e.where is None:
+            src = self.expr(e.source)
+            return f"list(w.zones[{src}])" if e.source.note.type.kind == "zone" else src
+        return f"[{self.loop(e, lambda: _var(e.var))}]"
+
+    def c_ListLit(self, e):
+        return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
+
+    def c_Range(self, e):
+        return f"{self.const(budget.make_range)}(w, {self.expr(e.lo)}, {self.expr(e.hi)}, {self.const(e.span)})"
+
+    # ------------------------------------------------------------ operators
+    def c_Binary(self, e):
+        op, a, b = e.op, self.expr(e.left), self.expr(e.right)
+        if op in ("and", "or") or op in ARITH or op in COMPARE:
+            return f"({a} {op} {b})"
+        if op in ("/", "%"):
+            if self.checked:
+                return f"{self.const(_divide)}({a}, {b}, {op == '/'}, {self.const(e.span)})"
+            return f"({a} // {b})" if op == "/" else f"({a} % {b})"
+        if op == "in":
+            if e.right.note.type.kind == "zone":
+                return f"({a} in w.zones[{b}])"
+            return f"({a} in {b})"
+        raise AssertionError(f"operator {op}")
+
+    def c_Not(self, e):
+        return f"(not {self.expr(e.operand)})"
+
+    def c_Neg(self, e):
+        return f"(-{self.expr(e.operand)})"
+
+    def c_Cond(self, e):
+        return f"({self.expr(e.then)} if {self.expr(e.test)} else {self.expr(e.other)})"
+
+    def c_Match(self, e):
+        """`(lambda _mN: V1 if _mN == K1 or _mN == K2 else ... else OTHER)(SUBJECT)`."""
+        m = f"_m{len(self.consts)}"
+        self.const(None)  # reserves the number, so nested matches get names of their own
+        chain = "".join(f"{self.expr(c.value)} if {' or '.join(f'{m} == {self.expr(k)}' for k in c.keys)} else "
+                        for c in e.cases)
+        other = self.expr(e.other) if e.other is not None else f"{self.const(no_case)}({self.const(e.span)})"
+        return f"(lambda {m}: {chain}{other})({self.expr(e.subject)})"
+
+
+def no_case(span):
+    raise GameRuntimeError(span, "R001", "the value matched is none, and no case names none: add 'else: VALUE'")
+
+
+def _var(name: str) -> str:
+    return "_v_" + name
+
+
+class _Unfiltered:
+    """An aggregate seen without its `where` (for `all(x in S where c)`, c is the value)."""
+
+    def __init__(self, e):
+        self.source, self.var, self.where = e.source, e.var, None
+
+
+def _conjuncts(e) -> list:
+    """`a and b and c` as [a, b, c]; no condition as []."""
+    if e is None:
+        return []
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _mentions(e, name: str) -> bool:
+    """Whether a Name `name` occurs anywhere in the expression tree."""
+    if isinstance(e, ast.Name):
+        return e.name == name
+    if isinstance(e, (list, tuple)):
+        return any(_mentions(x, name) for x in e)
+    if isinstance(e, ast.Expr):
+        return any(_mentions(getattr(e, f.name), name) for f in ast.syntax_fields(type(e)))
+    return False
+
+
+class _AttrIndex(dict):
+    """Items of a board or card set grouped by one fixed attribute, in declared order.
+
+    Filled on first use (cards exist only after defs compile); a plain dict lookup after.
+    """
+
+    def __init__(self, pairs_of):
+        super().__init__()
+        self.pairs_of = pairs_of
+
+    def __missing__(self, key):
+        if self.pairs_of is not None:
+            for item, value in self.pairs_of():
+                self.setdefault(value, []).append(item)
+            self.pairs_of = None
+            if key in self:
+                return self[key]
+        return ()
+
+
+def _best(pairs):
+    top, top_v = None, None
+    for x, v in pairs:
+        if top_v is None or v > top_v:
+            top, top_v = x, v
+    return top
+
+
+def _need(value, span):
+    if value is None:
+        raise GameRuntimeError(span, "R001", "this value is none here, so it has no attributes")
+    return value
+
+
+def _divide(x, y, whole: bool, span):
+    if y == 0:
+        raise GameRuntimeError(span, "R003", "division by zero")
+    return x // y if whole else x % y
+
+
+def _index(items, i, span):
+    if not 0 <= i < len(items):
+        raise GameRuntimeError(span, "R002", f"index {i} is outside 0..{len(items) - 1}")
+    return items[i]

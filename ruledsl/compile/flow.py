@@ -1,0 +1,292 @@
+"""Compile stage: control flow (if, for, while, repeat, loop, walking a track).
+
+Loops keep their iteration state in the frame's locals under keys no game name can
+spell (they start with '#').
+"""
+from __future__ import annotations
+
+import itertools
+
+from ..check.types import PLAYER
+from .ops import OpEmitter
+from .watch import watched, write_key
+
+_uid = itertools.count()
+
+
+def _goto(target):
+    def op(vm, fr):
+        fr.pc = target[0]
+    return op
+
+
+def _land(vm, fr, slot, getter, on_land):
+    """The end of a walk: forget its state, go on after it, and run `on land` if any."""
+    env = fr.env
+    mover = env.pop(slot)[2]
+    fr.pc += 1
+    land = on_land()
+    if land is not None:
+        return vm.call(land, dict(zip(land.params, (getter(vm.w, env), mover))))
+    return None
+
+
+class FlowCompiler(OpEmitter):
+    """Control flow as jumps between ops: if, loops, break, walks on a board."""
+
+    def s_If(self, code, s):
+        exits = []
+        for cond, body in s.branches:
+            test = self.x(cond)
+            at = self.emit(code, "if", cond.span, None)
+            self.block(code, body)
+            exit_ref = [0]
+            exits.append(exit_ref)
+            self.emit(code, "jump", s.span, _goto(exit_ref))
+            skip = len(code.ops)
+
+            def branch(vm, fr, test=test, skip=skip):
+                fr.pc = fr.pc + 1 if test(vm.w, fr.env) else skip
+            code.ops[at] = branch
+        if s.other is not None:
+            self.block(code, s.other)
+        for ref in exits:
+            ref[0] = len(code.ops)
+
+    def order_fn(self, s):
+        """How a for loop lists its items: snapshot, by key, or clockwise from a player."""
+        src = self.x.source(s.source)
+        key = self.x(s.order) if s.order is not None else None
+        start = self.x(s.start) if s.start is not None else None
+        var, desc = s.var, s.descending
+
+        def items(vm, env):
+            w = vm.w
+            xs = list(src(w, env))
+            if start is not None:
+                first = start(w, env)
+                xs = sorted(xs, key=lambda q: (q - first) % w.n)
+            if key is not None:
+                e = dict(env)
+
+                def k(x):
+                    e[var] = x
+                    return key(w, e)
+                xs = sorted(xs, key=k, reverse=desc)  # stable: ties keep clockwise order
+            return xs
+        return items
+
+    def s_For(self, code, s):
+        items = self.order_fn(s)
+        var, slot = s.var, f"#for{next(_uid)}"
+        players = s.source.note.type.elem == PLAYER
+
+        def init(vm, fr):
+            fr.env[slot] = [items(vm, fr.env), 0]
+            fr.pc += 1
+        self.emit(code, "for", s.span, init)
+        head = len(code.ops)
+        exit_ref = [0]
+
+        def step(vm, fr):
+            if players and vm.check_ends():
+                return True  # a turn boundary: the game may have ended
+            it = fr.env[slot]
+            xs, alive = it[0], vm.w.alive
+            while it[1] < len(xs):
+                x = xs[it[1]]
+                it[1] += 1
+                if players and not alive[x]:
+                    continue  # players knocked out during the loop miss their turn
+                fr.env[var] = x
+                fr.pc += 1
+                return None
+            del fr.env[slot]
+            fr.pc = exit_ref[0]
+        self.loop_body(code, s, "for-next", step, head, exit_ref, slot)
+
+    def loop_body(self, code, s, kind, check, head, exit_ref, slot=None):
+        """Emits a loop's head check, its body and the jump back; then patches the exit."""
+        if check is not None:
+            self.emit(code, kind, s.span, check)
+        self.loop_exits.append((exit_ref, slot))  # where a `break` in the body goes
+        try:
+            self.block(code, s.body)
+        finally:
+            self.loop_exits.pop()
+        self.emit(code, "jump", s.span, _goto([head]))
+        exit_ref[0] = len(code.ops)
+
+    def s_Break(self, code, s):
+        """Leaves the innermost loop: forget its iteration state, go to its exit."""
+        exit_ref, slot = self.loop_exits[-1]  # the checker puts every break inside a loop
+
+        def brk(vm, fr):
+            if slot is not None:
+                fr.env.pop(slot, None)
+            fr.pc = exit_ref[0]
+        self.emit(code, "break", s.span, brk)
+
+    def s_While(self, code, s):
+        test = self.x(s.cond)
+        head = len(code.ops)
+        exit_ref = [0]
+
+        def check(vm, fr):
+            fr.pc = fr.pc + 1 if test(vm.w, fr.env) else exit_ref[0]
+        self.loop_body(code, s, "while", check, head, exit_ref)
+
+    def s_Repeat(self, code, s):
+        count, slot = self.x(s.count), f"#rep{next(_uid)}"
+
+        def init(vm, fr):
+            fr.env[slot] = count(vm.w, fr.env)
+            fr.pc += 1
+        self.emit(code, "repeat", s.span, init)
+        head = len(code.ops)
+        exit_ref = [0]
+
+        def check(vm, fr):
+            if fr.env[slot] > 0:
+                fr.env[slot] -= 1
+                fr.pc += 1
+            else:
+                del fr.env[slot]
+                fr.pc = exit_ref[0]
+        self.loop_body(code, s, "repeat-next", check, head, exit_ref, slot)
+
+    def s_Loop(self, code, s):
+        self.loop_body(code, s, "loop", None, len(code.ops), [0])
+
+    def s_Walk(self, code, s):
+        """`move X.f by N steps D`: one space at a time, running `on pass` and `on land`."""
+        board = s.target.note.type.name
+        setter = self.setter(s.target)
+        getter = self.x(s.target)
+        count, direction = self.x(s.count), self.x(s.direction)
+        mover = self.x(s.target.obj) if getattr(s.target, "obj", s.target).note.type == PLAYER else None
+        slot = f"#walk{next(_uid)}"
+        on_pass = self.p.triggers_ref(("pass", board))
+        on_land = self.p.triggers_ref(("land", board))
+        step_space = self.p.step_space
+        bump = watched(self.p.ends_read, write_key(self.m, s.target))  # whether an end condition reads the field
+        if self.m.boards[board].decl.topology == "graph":
+            return self.graph_walk(code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
+
+        def init(vm, fr):
+            env = fr.env
+            env[slot] = [count(vm.w, env), direction(vm.w, env), mover(vm.w, env) if mover else None]
+            fr.pc += 1
+        self.emit(code, "walk", s.span, init)
+
+        def step(vm, fr):
+            w, env = vm.w, fr.env
+            st = env[slot]
+            if st[0] <= 0:
+                return _land(vm, fr, slot, getter, on_land)
+            if on_pass() is None:
+                return straight_to_the_end(w, env, st, vm, fr)
+            st[0] -= 1
+            here = step_space(getter(w, env), st[1])
+            setter(w, env, here)
+            if bump:
+                w.version += 1
+            if st[0] > 0 and step_space(here, st[1]) == here:
+                st[0] = 0  # the end of a line: this space is landed on, not passed
+            trig = on_pass() if st[0] > 0 else None
+            if trig is not None:
+                return vm.call(trig, dict(zip(trig.params, (here, st[2]))))
+
+        def straight_to_the_end(w, env, st, vm, fr):
+            """No `on pass` trigger: nothing runs between the steps, so they are taken in one go."""
+            here = getter(w, env)
+            while st[0] > 0:
+                st[0] -= 1
+                here = step_space(here, st[1])
+                if st[0] > 0 and step_space(here, st[1]) == here:
+                    st[0] = 0  # the end of a line
+            setter(w, env, here)
+            if bump:
+                w.version += 1
+            return _land(vm, fr, slot, getter, on_land)
+        # the step op leaves pc alone until the count runs out, so it runs again
+        # (after any `on pass` trigger it called has returned)
+        self.emit(code, "walk-step", s.span, step)
+
+    def graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump):
+        """`move X.f by N steps D [via t where ROUTE] [by P [as "name"]]` on a graph board.
+
+        Each step follows a `link` row (forward: `link here X`, backward: `link X here`),
+        never straight back to the space just left. Where more than one way is left (a
+        fork), the route condition keeps the ways it accepts; if still more than one, P
+        chooses (an ordinary decision); with no chooser that is R008. A space with no way
+        on ends the walk there: it is landed on, not passed.
+        """
+        from ..errors import GameRuntimeError
+        from ..runtime.machine import Decision
+        slot = f"#walk{next(_uid)}"
+        route = self.x(s.route) if s.route is not None else None
+        chooser = self.x(s.by) if s.by is not None else None
+        var, name, span = s.via, s.label or "route", s.span
+        labels_of = self.p.labels_fn(s.target.note.type)
+        ways_of = self.p.graph_ways
+
+        def init(vm, fr):
+            env = fr.env
+            # count, direction, mover, the space just left, the way chosen at a fork
+            env[slot] = [count(vm.w, env), direction(vm.w, env), mover(vm.w, env) if mover else None, None, None]
+            fr.pc += 1
+        self.emit(code, "walk", s.span, init)
+
+        def bind(vm, fr, value):
+            fr.env[slot][4] = value  # the step op runs again and takes this way
+
+        def fork(w, env, st, here, ways):
+            if route is not None:
+                e = dict(env)
+                kept = []
+                for t in ways:
+                    e[var] = t
+                    if route(w, e):
+                        kept.append(t)
+                if not kept:
+                    raise GameRuntimeError(span, "R008", f"no way on from '{here}' fits the route (ways: {', '.join(ways)})")
+                ways = kept
+            if len(ways) == 1:
+                return ways[0], None
+            if chooser is None:
+                raise GameRuntimeError(span, "R008", f"a fork at '{here}' ({', '.join(ways)}) and nobody to choose the way")
+            seat = chooser(w, env)
+            if seat is None:
+                raise GameRuntimeError(span, "R006", "nobody to choose the way at a fork (the chooser is none)")
+            return None, Decision(seat, name, labels_of(ways), list(ways), span, False, "choose", bind)
+
+        def step(vm, fr):
+            w, env = vm.w, fr.env
+            st = env[slot]
+            if st[0] <= 0:
+                return _land(vm, fr, slot, getter, on_land)
+            here = getter(w, env)
+            there, st[4] = st[4], None
+            if there is None:
+                ways = ways_of(board, here, st[1], st[3])
+                if not ways:
+                    st[0] = 0  # a dead end at the start: this space is landed on
+                    return None
+                if len(ways) == 1:
+                    there = ways[0]
+                else:
+                    there, decision = fork(w, env, st, here, ways)
+                    if decision is not None:
+                        return vm.decide(decision)
+            st[0] -= 1
+            st[3] = here
+            setter(w, env, there)
+            if bump:
+                w.version += 1
+            if st[0] > 0 and not ways_of(board, there, st[1], here):
+                st[0] = 0  # a dead end: this space is landed on, not passed
+            trig = on_pass() if st[0] > 0 else None
+            if trig is not None:
+                return vm.call(trig, dict(zip(trig.params, (there, st[2]))))
+        self.emit(code, "walk-step", s.span, step)

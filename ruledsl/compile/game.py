@@ -1,0 +1,392 @@
+"""Compile stage: the checked game becomes a Program of Code blocks (a state machine).
+
+Each rule compiles to a flat list of ops; a state is (rule, pc), transitions are
+pc moves and jumps, and decision points are the ops that pause the Machine.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .. import budget
+from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
+from ..runtime.program import BoardRT, Card, EndRT, Program
+from ..syntax import ast
+from .decide import DecisionCompiler
+from .expr import ExprCompiler
+from .flow import FlowCompiler
+from .watch import ends_read, zones_watched
+
+
+def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True, watch: bool = True) -> Program:
+    """Raises RuleError when a card set's rows or label can't be fixed (E401, E402) or an
+    expression is too deep for the code generator (E403).
+
+    With `fuse`, consecutive straight-line statements run as one op (fast); without,
+    each statement is an op of its own (for tracing which statement wrote what). With
+    `watch`, only writes of what the end conditions read mark the World changed
+    (compile_watch.py); without, every write does."""
+    try:
+        return _compile_game(model, path, sources, fuse, watch)
+    except RuleError as err:
+        raise RuleError(err.diagnostics, {**(sources or {}), **err.sources}) from None
+
+
+def _compile_game(model, path, sources, fuse, watch) -> Program:
+    prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
+    prog.ends_read = ends_read(model) if watch else None
+    prog.zones_watched = zones_watched(prog.ends_read)
+    prog.enums = {k: list(v) for k, v in model.enums.items()}
+    ex = ExprCompiler(model, prog)
+    for name in model.defs:
+        prog.def_bodies[name] = [None]  # placeholders: defs may call each other
+    _tables(model, prog, ex)
+    for name, d in model.defs.items():
+        prog.def_bodies[name][0] = ex(d.body)
+    errors = _cards(model, prog, ex)  # after defs: card labels may call them
+    if errors:
+        raise RuleError(errors, sources)
+    sc = StmtCompiler(model, prog, ex, fuse)
+    for name, rule in model.rules.items():
+        prog.rules[name] = sc.code(name, rule, rule.body)
+    for (kind, board), trig in model.triggers.items():
+        prog.triggers[(kind, board)] = sc.code(f"on {kind} {board}", trig, trig.body)
+    for end in model.ends:
+        prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span,
+                               end.draw))
+    if model.score is not None:
+        prog.score_fn, prog.score_var = ex(model.score.value), model.score.var
+    prog.tiebreaks = [_bind_var(ex(t.value), t.var, prog.score_var) for t in model.tiebreaks]
+    return prog
+
+
+SETUP_ORDER = ("constants, shared fields, player fields, board fields and card fields are set up in that "
+               "order, zones last")
+
+
+def _at_setup(fn, span, what):
+    """A starting value; failing, it is a runtime error at its declaration (R009), not a crash."""
+    def initial(w, env):
+        try:
+            return fn(w, env)
+        except budget.WorkLimit:
+            raise
+        except RecursionError:
+            raise GameRuntimeError(span, "R004", f"{what}: defs call each other too deep") from None
+        except RUNTIME_FAILURES:
+            raise GameRuntimeError(span, "R009", f"{what} can't be computed at set-up: it reads something not "
+                                                 f"set up yet ({SETUP_ORDER})") from None
+    return initial
+
+
+def _bind_var(fn, var, as_var):
+    if var == as_var:
+        return fn
+    return lambda w, env: fn(w, {var: env[as_var]})
+
+
+def _tables(model, prog, ex):
+    for name, c in model.consts.items():
+        prog.consts.append((name, _at_setup(ex(c.value), c.span, f"constant '{name}'")))
+    for name, info in model.boards.items():
+        spaces = info.spaces
+        attrs_of = {a: {} for a in info.params}
+        for row in info.decl.spaces:
+            vals = _row_values(row.values, info.params, info.defaults)
+            for a, v in vals.items():
+                attrs_of[a][row.name] = v
+        fwd, bwd = {}, {}
+        topo = info.decl.topology
+        for i, s in enumerate(spaces):
+            if i + 1 < len(spaces) or topo == "loop":
+                nxt = spaces[(i + 1) % len(spaces)]
+                fwd[s], bwd[nxt] = nxt, s
+        for s in spaces:
+            fwd.setdefault(s, s)
+            bwd.setdefault(s, s)
+        fields = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field '{f.name}'"))
+                  for f in info.fields.values()]
+        for f in info.fields.values():
+            _labeler(model, prog, name, f)
+        links = {s: [] for s in spaces}
+        for a, b, _ in info.decl.links:
+            for x, y in ((a, b), (b, a)):
+                if y not in links[x]:
+                    links[x].append(y)
+        ways = {"forward": {}, "backward": {}}
+        for a, b, _ in info.decl.links:
+            for d, x, y in (("forward", a, b), ("backward", b, a)):
+                if y not in ways[d].setdefault(x, []):
+                    ways[d][x].append(y)
+        prog.boards[name] = BoardRT(name, spaces, attrs_of, fwd, bwd, fields, links, ways)
+    for owner, table, out in (("shared", model.shared_fields, prog.shared_fields),
+                              ("player", model.player_fields, prog.player_fields)):
+        for name, f in table.items():
+            out.append((name, _at_setup(ex(f.default), f.span, f"the starting value of {owner} field '{name}'")))
+            _labeler(model, prog, owner, f)
+            if f.secret:
+                prog.secret_player_fields[name] = True
+    prog.zones = dict(model.zones)
+    prog.zone_order = list(model.zones)
+
+
+class FixedWorld:
+    """What card rows and labels can read: they are fixed before a game starts, so only
+    constants that don't depend on the player count (anything else is missing here)."""
+
+    def __init__(self, prog):
+        self.consts = _FixedConsts(dict(prog.consts), self)
+        self.work = budget.STEP_WORK
+
+
+class _FixedConsts(dict):
+    def __init__(self, fns, world):
+        super().__init__()
+        self.fns, self.world = fns, world
+
+    def __missing__(self, name):
+        value = self[name] = self.fns[name](self.world, {})
+        return value
+
+
+def _cards(model, prog, ex):
+    fixed = FixedWorld(prog)
+    errors = []
+    for name, cs in model.cardsets.items():
+        ids = []
+        try:
+            for attrs_ in _expand(cs, ex, fixed):
+                cid = len(prog.cards)
+                if cid >= budget.MAX_CARDS:
+                    raise budget.WorkLimit(cs.decl.span, "E402", "")
+                prog.cards.append(Card(cid, name, attrs_, _card_label(cs, attrs_, ex, fixed)))
+                ids.append(cid)
+        except budget.WorkLimit:
+            errors.append(Diagnostic(cs.decl.span, "E402", f"card set '{name}': a game has at most "
+                                     f"{budget.MAX_CARDS:,} cards, and a row's range at most {budget.MAX_RANGE:,}"))
+        except (AttributeError, KeyError, TypeError, ValueError, GameRuntimeError, RecursionError):
+            errors.append(Diagnostic(cs.decl.span, "E401",
+                                     f"card set '{name}': its rows and label are fixed before a game starts, so they "
+                                     "can use literals, the card's attributes, enum values and constants that don't "
+                                     "depend on the player count, and defs of those"))
+        prog.cardset_ids[name] = ids
+        if cs.fields:
+            prog.card_fields[name] = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field "
+                                                                                  f"'{f.name}'")) for f in cs.fields.values()]
+    return errors
+
+
+def _labeler(model, prog, owner, f):
+    t = model.resolve_type(f.type)
+    if t is not None and t.kind not in ("int", "bool"):
+        prog.field_labelers[(owner, f.name)] = prog.labeler(t)
+
+
+def _row_values(values, params, defaults) -> dict:
+    out = {}
+    for name, v in zip(params, values):
+        out[name] = v.value
+    for name in list(params)[len(values):]:
+        out[name] = defaults[name].value
+    return out
+
+
+def _expand(cs, ex, fixed):
+    for row in cs.rows:
+        if isinstance(row, ast.CardRow):
+            vals = _row_values(row.values, cs.params, cs.defaults)
+            for _ in range(row.copies):
+                yield dict(vals)
+            continue
+        names = [n for n, _ in row.bindings]
+        domains = [ex(e)(fixed, {}) for _, e in row.bindings]
+        for combo in itertools.product(*domains):
+            vals = {n: cs.defaults[n].value for n in cs.params if n in cs.defaults}
+            vals.update(zip(names, combo))
+            yield vals
+
+
+def _card_label(cs, attrs_, ex, fixed) -> str:
+    if cs.decl.label is not None:
+        return ex(cs.decl.label)(fixed, dict(attrs_))
+    shown = [str(v) for n, v in attrs_.items()
+             if not (n in cs.defaults and cs.defaults[n].value == v)]
+    return " ".join(shown) or cs.decl.name
+
+
+RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
+
+
+class StmtCompiler(FlowCompiler, DecisionCompiler):
+    """Every statement: control flow and decisions from the base classes, and here the
+    straight ones (effects), rule calls and returns."""
+
+    # ------------------------------------------------------------ simple effects
+    def s_Let(self, code, s):
+        if self.m.calls_rule(s.value):  # `let x = r(...)`: a call of rule r (an op of its own)
+            self.emit_call(code, s, s.value, result=s.name)
+            return
+        f, name = self.x(s.value), s.name
+
+        span = s.span
+
+        def let(vm, env):
+            value = env[name] = f(vm.w, env)
+            if value.__class__ is int and not -budget.MAX_NUMBER < value < budget.MAX_NUMBER:
+                budget.number(value, span)
+        self.simple(code, s, let)
+
+    def s_Roll(self, code, s):
+        name, count, sides, span = s.name, s.count, s.sides, s.span
+
+        def roll(vm, env):
+            env[name] = sum(vm.roll(count, sides, span))
+        self.simple(code, s, roll)
+
+    def s_Assign(self, code, s):
+        value = self.x(s.value)
+        setter = self.setter(s.target)
+        getter = self.x(s.target) if s.op != "=" else None
+        sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
+
+        def assign(vm, env):  # the reference version: checks each step for a precise error
+            w = vm.w
+            v = value(w, env)
+            if sign:
+                v = getter(w, env) + sign * v
+            setter(w, env, budget.number(v, s.value.span))
+        self.simple(code, s, self.x.store(s.target, s.op, s.value, assign))
+
+    def setter(self, target):
+        """A closure (w, env, value) that stores into a local, shared or entity field."""
+        if isinstance(target, ast.Name):
+            name = target.name
+            if target.note.binding.local:
+                return lambda w, env, v: env.__setitem__(name, v)
+            return lambda w, env, v: w.shared.__setitem__(name, v)
+        obj, name, span = self.x(target.obj), target.name, target.span
+        ot = target.obj.note.type
+
+        def need(w, env):
+            o = obj(w, env)
+            if o is None:
+                raise GameRuntimeError(span, "R001", "this value is none here, so it has no fields")
+            return o
+        if ot.kind == "player":
+            return lambda w, env, v: w.players[need(w, env)].__setitem__(name, v)
+        if ot.kind == "space":
+            board = ot.name
+            return lambda w, env, v: w.spaces[board][need(w, env)].__setitem__(name, v)
+        return lambda w, env, v: w.cardf[need(w, env)].__setitem__(name, v)
+
+    def s_CallStmt(self, code, s):
+        self.emit_call(code, s, s.call)
+
+    def emit_call(self, code, s, call_expr, result=None):
+        """A rule call; with `result`, the caller's local of that name takes what the rule
+        gives (none until it returns a value)."""
+        rule = call_expr.name
+        names = [p.name for p in self.m.rules[rule].params]
+        args = self.x.record(names, call_expr.args, s.span)
+        rules = self.p.rules
+
+        def call(vm, fr):
+            env = args(vm.w, fr.env)
+            if result is not None:
+                fr.env[result] = None
+            fr.pc += 1
+            return vm.call(rules[rule], env, result)
+        self.emit(code, "call", s.span, call)
+
+    def s_MoveCard(self, code, s):
+        card, dest, bottom, span = self.x(s.card), self.x(s.dest), s.bottom, s.span
+
+        def move(vm, env):
+            c = card(vm.w, env)
+            if c is None:
+                raise GameRuntimeError(span, "R005", "there is no card to move (none)")
+            vm.w.put(c, dest(vm.w, env), bottom)
+        self.simple(code, s, move)
+
+    def s_Draw(self, code, s):
+        count = self.x(s.count) if s.count is not None else None
+        src, dst = self.x(s.source), self.x(s.dest)
+
+        span = s.span
+
+        def draw(vm, env):
+            w = vm.w
+            a, b = src(w, env), dst(w, env)
+            n = count(w, env) if count else len(w.zone(a))
+            for _ in range(n):
+                if not w.zone(a) and not self.refill(vm, a):
+                    break
+                w.work -= budget.DRAW_COST
+                if w.work < 0:
+                    budget.charge(w, 0, span)
+                w.put(w.zone(a)[0], b)
+        self.simple(code, s, draw)
+
+    def refill(self, vm, key) -> bool:
+        source = self.p.zones[key[0]].refill
+        w = vm.w
+        if source is None or not w.zone((source, None)):
+            return False
+        for c in list(w.zone((source, None))):
+            w.put(c, key, bottom=True)
+        vm.shuffle_zone(key)
+        return True
+
+    def s_Shuffle(self, code, s):
+        zone = self.x(s.zone)
+        self.simple(code, s, lambda vm, env: vm.shuffle_zone(zone(vm.w, env)))
+
+    def s_Say(self, code, s):
+        text = self.x(s.text)
+        self.simple(code, s, lambda vm, env: vm.emit("say", text=text(vm.w, env)))
+
+    def s_Reveal(self, code, s):
+        value, lab = self.x(s.value), self.p.labeler(s.value.note.type)
+        if s.to is None:
+            self.simple(code, s, lambda vm, env: vm.emit("reveal", text=lab(value(vm.w, env))))
+            return
+        to, span = self.x(s.to), s.span
+
+        def reveal_to(vm, env):
+            seat = to(vm.w, env)
+            if seat is None:
+                raise GameRuntimeError(span, "R006", "nobody to reveal to (the player is none)")
+            vm.emit("reveal", text=lab(value(vm.w, env)), to=seat)
+        self.simple(code, s, reveal_to)
+
+    def s_Eliminate(self, code, s):
+        who = self.x(s.player)
+
+        def eliminate(vm, env):
+            p = who(vm.w, env)
+            if p is not None and vm.w.alive[p]:
+                vm.w.alive[p] = False
+                vm.w.out_order.append(p)
+                vm.emit("eliminate", seat=p)
+        self.simple(code, s, eliminate)
+
+    def s_EndGame(self, code, s):
+        winner = self.x(s.winner) if s.winner is not None else None
+        reason, draw = s.reason, s.draw
+
+        def end(vm, fr):
+            vm.finish(reason, winner=winner(vm.w, fr.env) if winner else None, draw=draw)
+            return True
+        self.emit(code, "end", s.span, end)
+
+    def s_Return(self, code, s):
+        if self.m.calls_rule(s.value):  # `return r(...)`: r's result
+            self.emit_call(code, s, s.value, result=RETURNED)
+            value = lambda w, env: env[RETURNED]  # noqa: E731
+        else:
+            value = self.x(s.value) if s.value is not None else None
+
+        def ret(vm, fr):
+            if value is not None and fr.result is not None:
+                vm.frames[-2].env[fr.result] = value(vm.w, fr.env)
+            fr.pc = len(fr.code.ops)
+        self.emit(code, "return", s.span, ret)

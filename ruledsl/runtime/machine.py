@@ -1,0 +1,302 @@
+"""Runtime, part 2: the Machine steps a compiled program.
+
+The control state is a stack of Frames (rule, pc, locals); the data state is a
+World. Running stops at a decision point (a `Decision` for one seat) or at the
+end of the game (a `Result`). Refusals of illegal choices are results with
+codes, never crashes.
+"""
+from __future__ import annotations
+
+import copy
+
+import attrs
+
+from ..budget import GAME_WORK, STEP_WORK, charge
+from ..errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
+from .streams import KeyedStreams
+
+MAX_DEPTH = 200
+PUSHED = "pushed"  # what an op returns after pushing a frame (calling a rule)
+DEFAULT_MAX_OPS = 20_000_000
+
+
+@attrs.define
+class Frame:
+    code: object  # compile.Code
+    pc: int
+    env: dict
+    result: str | None = None  # the caller's local that takes what this rule gives (`let x = r(...)`)
+    sealed: dict | None = None  # local -> (seat, the options) of a `choose secret` that bound it
+
+
+@attrs.define
+class Decision:
+    seat: int
+    name: str
+    labels: list
+    values: list
+    span: Span
+    secret: bool
+    kind: str  # choose | menu | may
+    bind: object  # bind(machine, frame, value)
+
+    def index_of(self, label: str) -> int | None:
+        try:
+            return self.labels.index(label)
+        except ValueError:
+            return None
+
+
+@attrs.define
+class Result:
+    reason: str
+    winners: list
+    ranking: list
+    scores: list
+    by_rule: bool = True  # False when a step limit stopped the game
+    draw: bool = False  # ended by `end ... draw`: nobody wins
+
+
+@attrs.define
+class Refusal:
+    code: str
+    message: str
+    legal: list
+
+
+class RandomChance:
+    """The one seeded random source of a game's chance; outcomes are reported.
+
+    Keyed (streams.py): the n-th roll of 2d6 and the n-th shuffle of a zone are
+    fixed by the seed alone, whatever else the rules did before them."""
+
+    def __init__(self, seed):
+        self.rolls = KeyedStreams(f"chance:{seed}:roll")  # keyed by the dice, e.g. "2d6"
+        self.shuffles = KeyedStreams(f"chance:{seed}:shuffle")  # keyed by the zone
+        self.cards: list = []
+
+    def attach(self, machine):
+        self.cards = machine.program.cards  # a shuffle orders cards by their labels' hashes
+
+    def roll(self, count, sides, what):
+        return self.rolls.dice(what, count, sides)
+
+    def shuffle(self, cards, what):
+        return self.shuffles.order(what, cards, [self.cards[c].label for c in cards])
+
+    def clone(self) -> "RandomChance":
+        """An independent copy: the same draws to come, whatever the original draws next."""
+        other = copy.copy(self)
+        other.rolls = self.rolls.clone()
+        other.shuffles = self.shuffles.clone()
+        return other
+
+
+def copy_value(value):
+    """A frame local as a clone needs it: containers copied one level deep (loop state
+    is a list the ops change in place), everything else shared (it is immutable)."""
+    if isinstance(value, list):
+        return [list(x) if isinstance(x, list) else x for x in value]
+    if isinstance(value, (set, dict)):
+        return copy.copy(value)
+    return value
+
+
+class Machine:
+    def __init__(self, program, n_players: int, chance, listener=None, max_ops: int = DEFAULT_MAX_OPS):
+        from .world import World
+        if not program.min_players <= n_players <= program.max_players:
+            raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
+                             f"not {n_players}")
+        self.program = program
+        self.chance = chance
+        self.listener = listener or (lambda kind, data: None)
+        self.listening = listener is not None  # chance reports are built only for a listener
+        self.w = World(program, n_players)
+        self.frames: list = []
+        self.pending: Decision | None = None
+        self.result: Result | None = None
+        self.steps = 0
+        self.ops = 0
+        self.max_ops = max_ops
+        self.spent = 0  # work units spent by the steps so far (budget.py), against GAME_WORK
+        self.ends_false_at = -1  # the World version at which every end condition was false
+        attach = getattr(chance, "attach", None)
+        if attach is not None:
+            attach(self)  # e.g. a replay source that names the rule asking for chance
+        program.init_world(self.w)
+        self.frames.append(Frame(program.rules["flow"], 0, {}))
+        if "setup" in program.rules:
+            self.frames.append(Frame(program.rules["setup"], 0, {}))
+        self.run()
+
+    # ------------------------------------------------------------ events
+    def emit(self, kind, **data):
+        self.listener(kind, data)
+
+    def roll(self, count, sides, span):
+        out = self.chance.roll(count, sides, f"{count}d{sides}")
+        if self.listening:
+            self.emit("chance", what=f"roll {count}d{sides}", outcome=out, line=span.where())
+        return out
+
+    def shuffle_zone(self, key):
+        w = self.w
+        cards = w.zones[key]
+        if len(cards) < 2:
+            return
+        order = self.chance.shuffle(cards, self.program.zone_label(key))
+        w.zones[key] = list(order)
+        w.zone_changed(key[0])
+        if self.listening:
+            self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
+
+    # ------------------------------------------------------------ stepping
+    def call(self, code, env, result=None):
+        if len(self.frames) >= MAX_DEPTH:
+            raise GameRuntimeError(code.span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
+        self.frames.append(Frame(code, 0, env, result))
+        return PUSHED
+
+    def run(self):
+        """Runs until a decision is pending or the game is over.
+
+        The inner loop runs one frame's ops while that frame stays on top. An op
+        returns None to go on, PUSHED after calling a rule, and True to pause (a
+        decision) or stop (the end of the game).
+        """
+        frames = self.frames
+        count = 0
+        if self.spent > GAME_WORK:
+            self.finish("step limit: too much work in one game", by_rule=False)
+            return
+        self.w.work = STEP_WORK  # each step has its own work budget (budget.py)
+        try:
+            while self.result is None:
+                if not frames:
+                    self.finish("the flow of play ended")
+                    return
+                fr = frames[-1]
+                ops = fr.code.ops
+                n = len(ops)
+                while fr.pc < n:
+                    count += 1
+                    if ops[fr.pc](self, fr) is not None:
+                        if frames[-1] is not fr:
+                            break  # the op called a rule (it returned PUSHED)
+                        return  # a decision is pending, or the game is over
+                    if count > 4096:  # the step limit and the work budget are looked at in batches
+                        self.ops += count
+                        charge(self.w, count, fr.code.spans[min(fr.pc, len(fr.code.spans) - 1)])
+                        count = 0
+                        if self.ops > self.max_ops:
+                            self.finish("step limit: too many rule steps", by_rule=False)
+                            return
+                else:
+                    frames.pop()
+        except GameRuntimeError:
+            raise
+        except RecursionError:
+            raise GameRuntimeError(fr.code.spans[fr.pc], "R004", "defs call each other too deep") from None
+        except RUNTIME_FAILURES as err:
+            raise GameRuntimeError(fr.code.spans[fr.pc], "R000", failure_message(err)) from None
+        finally:
+            self.ops += count
+            self.spent += STEP_WORK - self.w.work + count  # the ops of the last batch count too
+
+    def decide(self, decision: Decision):
+        """Called by a decision op: first the end conditions, then a pause."""
+        if self.check_ends():
+            return True
+        self.pending = decision
+        return True
+
+    def check_ends(self) -> bool:
+        """Evaluates the end conditions, unless the World is unchanged since they were false."""
+        w = self.w
+        if w.version == self.ends_false_at:
+            return False
+        self.ends_false_at = w.version
+        for end in self.program.ends:
+            if end.cond(self.w, {}):
+                winner = end.winner(self.w, {}) if end.winner else None
+                self.finish(end.reason, winner=winner, draw=end.draw)
+                return True
+        return False
+
+    def choose(self, label: str):
+        """Applies a choice by label; returns a Refusal for an illegal one."""
+        d = self.pending
+        if d is None:
+            return Refusal("R100", "no decision is pending: the game is over", [])
+        i = d.index_of(label)
+        if i is None:
+            return Refusal("R101", f"'{label}' is not a legal choice for {d.name}", list(d.labels))
+        return self.choose_index(i)
+
+    def choose_index(self, i: int):
+        """Applies option i. A listener hears "chosen" (the decision and label) before the
+        choice's consequences and "settled" (this machine) once the step is over, also
+        when a rule failed in it."""
+        d = self.pending
+        self.pending = None
+        self.steps += 1
+        if self.listening:
+            self.emit("chosen", decision=d, label=d.labels[i])
+        try:
+            d.bind(self, self.frames[-1], d.values[i])
+            self.run()
+        finally:
+            if self.listening:
+                self.emit("settled", machine=self)
+        return None
+
+    def clone(self, listener=None) -> "Machine":
+        """A game in progress, copied: moves on the copy leave this one alone, and the
+        copy, given the same choices, plays on exactly as this one would.
+
+        The chance source is copied too (its `clone()`, else a deep copy), so both
+        draw the same outcomes from here on. The copy reports to `listener` (none by
+        default), never to this machine's listener."""
+        other = copy.copy(self)
+        other.w = self.w.clone()
+        other.frames = [Frame(f.code, f.pc, {k: copy_value(v) for k, v in f.env.items()}, f.result,
+                              dict(f.sealed) if f.sealed else None) for f in self.frames]
+        other.pending = None if self.pending is None else attrs.evolve(
+            self.pending, labels=list(self.pending.labels), values=list(self.pending.values))
+        other.result = None if self.result is None else attrs.evolve(
+            self.result, winners=list(self.result.winners), ranking=list(self.result.ranking),
+            scores=list(self.result.scores))
+        chance_clone = getattr(self.chance, "clone", None)
+        other.chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
+        other.listener = listener or (lambda kind, data: None)
+        other.listening = listener is not None
+        attach = getattr(other.chance, "attach", None)
+        if attach is not None:
+            attach(other)
+        return other
+
+    def stop_at_limit(self, reason: str):
+        if self.result is None:
+            self.pending = None
+            self.finish(reason, by_rule=False)
+
+    # ------------------------------------------------------------ the end
+    def finish(self, reason, winner=None, by_rule=True, draw=False):
+        """Ends the game: `winner` wins; else, unless a draw (or not by a rule), the best score wins."""
+        p, w = self.program, self.w
+        scores = [p.score(w, s) for s in range(w.n)]
+        keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
+        alive = [s for s in range(w.n) if w.alive[s]]
+        ranking = sorted(alive, key=lambda s: keys[s], reverse=True) + list(reversed(w.out_order))
+        if winner is not None:
+            winners = [winner]
+            ranking = [winner] + [s for s in ranking if s != winner]
+        elif alive and by_rule and not draw:
+            winners = [s for s in alive if keys[s] == keys[ranking[0]]]
+        else:
+            winners = []
+        self.pending = None
+        self.result = Result(reason=reason, winners=winners, ranking=ranking, scores=scores, by_rule=by_rule,
+                             draw=draw)
+        self.emit("end", reason=reason, winners=winners)

@@ -1,0 +1,205 @@
+"""Compile stage, part 2: the Program, the static tables a compiled game runs on.
+
+Card lists, board tracks, zones, field start values, labels for values. The
+rules themselves are `Code` objects built by compile.py.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..syntax import ast
+
+
+@attrs.frozen
+class Card:
+    id: int
+    set: str
+    attrs: dict
+    label: str
+
+
+@attrs.define
+class BoardRT:
+    name: str
+    spaces: list
+    attrs_of_space: dict  # attr -> {space: value}
+    forward: dict
+    backward: dict
+    fields: list  # (name, fn)
+    links: dict = attrs.Factory(dict)  # space -> neighbouring spaces (graph boards)
+    ways: dict = attrs.Factory(dict)  # direction -> {space: [spaces one step on]} (graph boards)
+
+
+@attrs.define
+class Code:
+    name: str
+    span: object
+    params: list
+    ops: list = attrs.Factory(list)
+    spans: list = attrs.Factory(list)
+    kinds: list = attrs.Factory(list)
+
+
+@attrs.define
+class EndRT:
+    name: str
+    reason: str
+    cond: object
+    winner: object
+    span: object
+    draw: bool = False
+
+
+@attrs.define
+class Program:
+    title: str
+    path: str
+    min_players: int
+    max_players: int
+    cards: list = attrs.Factory(list)
+    cardset_ids: dict = attrs.Factory(dict)
+    card_fields: dict = attrs.Factory(dict)  # set -> [(name, fn)]
+    boards: dict = attrs.Factory(dict)
+    zones: dict = attrs.Factory(dict)  # name -> ast.Zone
+    zone_order: list = attrs.Factory(list)
+    rules: dict = attrs.Factory(dict)
+    triggers: dict = attrs.Factory(dict)
+    def_bodies: dict = attrs.Factory(dict)
+    ends: list = attrs.Factory(list)
+    score_fn: object = None
+    score_var: str = "p"
+    tiebreaks: list = attrs.Factory(list)
+    consts: list = attrs.Factory(list)  # (name, fn) in order
+    shared_fields: list = attrs.Factory(list)
+    player_fields: list = attrs.Factory(list)
+    secret_player_fields: dict = attrs.Factory(dict)
+    field_labelers: dict = attrs.Factory(dict)  # (owner, name) -> labeler
+    enums: dict = attrs.Factory(dict)
+    card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
+    ends_read: frozenset | None = None  # what the end conditions read (compile_watch.py); None: anything
+    zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
+
+    # ------------------------------------------------------------ world set-up
+    def zone_keys(self, zone: ast.Zone, n: int) -> list:
+        if zone.per is None:
+            return [None]
+        if zone.per == "player":
+            return list(range(n))
+        if zone.per in self.enums:
+            return list(self.enums[zone.per])
+        if zone.per in self.cardset_ids:
+            return list(self.cardset_ids[zone.per])  # one zone per card: what lies on it
+        return list(self.boards[zone.per].spaces)
+
+    def init_world(self, w):
+        for name, fn in self.consts:
+            w.consts[name] = fn(w, {})
+        for name, fn in self.shared_fields:
+            w.shared[name] = fn(w, {})
+        for seat in range(w.n):
+            for name, fn in self.player_fields:
+                w.players[seat][name] = fn(w, {})
+        for b in self.boards.values():
+            if b.fields:
+                w.spaces[b.name] = {s: {name: fn(w, {}) for name, fn in b.fields} for s in b.spaces}
+        for set_name, fields in self.card_fields.items():
+            for c in self.cardset_ids[set_name]:
+                w.cardf[c] = {name: fn(w, {}) for name, fn in fields}
+        first_zone = {}
+        for name in self.zone_order:
+            zone = self.zones[name]
+            for key in self.zone_keys(zone, w.n):
+                w.zones[(name, key)] = []
+            first_zone.setdefault(zone.cards, (name, self.zone_keys(zone, w.n)[0]))
+        for set_name, ids in self.cardset_ids.items():
+            key = first_zone.get(set_name)
+            if key is not None:
+                w.zones[key] = list(ids)
+                for c in ids:
+                    w.loc[c] = key
+
+    def triggers_ref(self, key):
+        """Late lookup, so triggers compiled after a rule are still found."""
+        return lambda: self.triggers.get(key)
+
+    # ------------------------------------------------------------ tracks
+    def step_space(self, space, direction="forward"):
+        for b in self.boards.values():
+            table = b.forward if direction == "forward" else b.backward
+            if space in table:
+                return table[space]
+        return space
+
+    def graph_ways(self, board, space, direction, came_from):
+        """The ways on from a space of a graph board: `link space X` rows going forward,
+        `link X space` rows going backward, in the order written, never straight back
+        to the space the walk just left."""
+        ways = self.boards[board].ways[direction].get(space, ())
+        return [t for t in ways if t != came_from]
+
+    # ------------------------------------------------------------ labels
+    def zone_label(self, key) -> str:
+        name, k = key
+        if k is None:
+            return name
+        per = self.zones[name].per
+        if per == "player":
+            return f"{name}/seat {k}"
+        if per in self.cardset_ids:
+            return f"{name}/{self.card_key_label(k)}"
+        return f"{name}/{k}"
+
+    def card_key_label(self, card: int) -> str:
+        """A card's label, made unique within its set with ' #2', ' #3' in listed order."""
+        labels = self.card_key_labels
+        if not labels:
+            for ids in self.cardset_ids.values():
+                seen: dict = {}
+                for c in ids:
+                    lab = self.cards[c].label
+                    seen[lab] = seen.get(lab, 0) + 1
+                    labels[c] = lab if seen[lab] == 1 else f"{lab} #{seen[lab]}"
+        return labels[card]
+
+    def labeler(self, t):
+        kind = t.kind
+        if kind == "player":
+            return lambda v: "none" if v is None else f"seat {v}"
+        if kind == "card":
+            cards = self.cards
+            return lambda v: "none" if v is None else cards[v].label
+        if kind == "bool":
+            return lambda v: "yes" if v else "no"
+        if kind == "zone":
+            return self.zone_label
+        if kind == "coll":
+            inner = self.labeler(t.elem) if t.elem is not None else str
+            return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"
+        if kind in ("space", "enum"):
+            return lambda v: "none" if v is None else v  # spaces and enum values are their names
+        return lambda v: "none" if v is None else str(v)
+
+    def labels_fn(self, t):
+        """A function labelling a whole list of values of type t (offered choices)."""
+        kind = t.kind
+        if kind in ("space", "enum"):
+            return lambda vs: [v if v is not None else "none" for v in vs]
+        if kind == "card":
+            cards = self.cards
+            return lambda vs: [cards[v].label if v is not None else "none" for v in vs]
+        if kind == "player":
+            return lambda vs: [f"seat {v}" if v is not None else "none" for v in vs]
+        lab = self.labeler(t)
+        return lambda vs: [lab(v) for v in vs]
+
+    def show_field(self, owner, name, value):
+        """A field's value for JSON: ints and bools as they are, the rest as labels."""
+        lab = self.field_labelers.get((owner, name))
+        if value is None or lab is None:
+            return value
+        return lab(value)
+
+    def score(self, w, seat):
+        if self.score_fn is None:
+            return 0
+        return self.score_fn(w, {self.score_var: seat})

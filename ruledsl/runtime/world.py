@@ -1,0 +1,114 @@
+"""Runtime, part 1: the World, plain data for everything a game holds.
+
+Players are seat numbers, spaces their names, cards ids, zones (name, key)
+pairs. A World copies cheaply and renders to JSON for views, state and digests.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+
+from ..budget import STEP_WORK
+
+
+class World:
+    def __init__(self, program, n_players: int):
+        self.program = program
+        self.n = n_players
+        self.alive = [True] * n_players
+        self.out_order: list = []
+        self.consts: dict = {}
+        self.shared: dict = {}
+        self.players: list = [dict() for _ in range(n_players)]
+        self.spaces: dict = {}
+        self.cardf: dict = {}
+        self.zones: dict = {}
+        self.loc: dict = {}
+        self.version = 0  # bumped by every change rules make (see touch)
+        self.work = STEP_WORK  # what the current step may still spend (budget.py); the Machine resets it
+
+    def touch(self):
+        """Marks the World changed. Rule effects do this; so must code that pokes it directly."""
+        self.version += 1
+
+    def clone(self) -> "World":
+        w = copy.copy(self)
+        w.alive = list(self.alive)
+        w.out_order = list(self.out_order)
+        w.shared = dict(self.shared)
+        w.players = [dict(p) for p in self.players]
+        w.spaces = {b: {s: dict(f) for s, f in sp.items()} for b, sp in self.spaces.items()}
+        w.cardf = {c: dict(f) for c, f in self.cardf.items()}
+        w.zones = {k: list(v) for k, v in self.zones.items()}
+        w.loc = dict(self.loc)
+        return w
+
+    # ------------------------------------------------------------ zones
+    def zone(self, key) -> list:
+        return self.zones[key]
+
+    def put(self, card: int, key, bottom: bool = False):
+        old = self.loc.get(card)
+        if old is not None:
+            self.zones[old].remove(card)
+        dest = self.zones[key]
+        if bottom:
+            dest.append(card)
+        else:
+            dest.insert(0, card)
+        self.loc[card] = key
+        self.zone_changed(key[0])
+        if old is not None and old[0] != key[0]:
+            self.zone_changed(old[0])
+
+    def zone_changed(self, name: str):
+        """Marks the World changed if an end condition reads zone `name` (compile_watch.py)."""
+        watch = self.program.zones_watched
+        if watch is None or name in watch:
+            self.version += 1
+
+    # ------------------------------------------------------------ rendering
+    def snapshot(self, seat: int | None = None) -> dict:
+        """The state as JSON-ready data; with a seat, only what that seat sees."""
+        p = self.program
+        players = []
+        for i, fields in enumerate(self.players):
+            shown = {"seat": i, "alive": self.alive[i]}
+            for name, value in fields.items():
+                hide = seat is not None and seat != i and p.secret_player_fields.get(name)
+                shown[name] = "?" if hide else p.show_field("player", name, value)
+            players.append(shown)
+        zones = {}
+        for key, cards in self.zones.items():
+            zones[p.zone_label(key)] = self.show_zone(key, cards, seat)
+        boards = {b: {s: {f: p.show_field(b, f, v) for f, v in fields.items()}
+                      for s, fields in sp.items()} for b, sp in self.spaces.items()}
+        out = {
+            "shared": {k: p.show_field("shared", k, v) for k, v in self.shared.items()},
+            "players": players,
+            "zones": zones,
+        }
+        if boards:
+            out["boards"] = boards
+        if self.cardf and seat is None:
+            out["card_fields"] = {p.cards[c].label + f" #{c}": f for c, f in sorted(self.cardf.items())}
+        return out
+
+    def show_zone(self, key, cards, seat):
+        p = self.program
+        zone = p.zones[key[0]]
+        vis = zone.visibility
+        sees_all = seat is None or vis == "public" or (vis == "owner" and key[1] == seat)
+        if sees_all:
+            return [p.cards[c].label for c in cards]
+        if vis == "top":
+            return {"count": len(cards), "top": p.cards[cards[0]].label if cards else None}
+        if zone.show:
+            return {"count": len(cards),
+                    "show": [" ".join(str(p.cards[c].attrs[a]) for a in zone.show) for c in cards]}
+        return {"count": len(cards)}
+
+    def digest(self) -> str:
+        data = json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(data.encode()).hexdigest()[:16]

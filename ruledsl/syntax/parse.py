@@ -1,0 +1,159 @@
+"""Parse stage: text -> AST (ast.Module). Syntax errors become Diagnostics."""
+from __future__ import annotations
+
+import functools
+import re
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import Diagnostic, RuleError, Span
+from . import ast
+from .grammar import grammar_text, parser_cache
+from .parse_decls import Builder
+
+READABLE = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "DICE": "dice like 2d6",
+    "ASSIGN_OP": "'=', '+=' or '-='", "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'", "$END": "end of file",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True,
+                start=["start", "expr"], maybe_placeholders=True, cache=parser_cache())
+
+
+def _terminal_words(names) -> str:
+    p = parser()
+    words = set()
+    for name in names:
+        if name in READABLE:
+            words.add(READABLE[name])
+            continue
+        try:
+            pat = p.get_terminal(name).pattern
+            words.add(f"'{pat.value}'" if pat.type == "str" else name.lower())
+        except KeyError:
+            words.add(name.lower())
+    words = sorted(words)
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def syntax_diagnostic(path: str, err: UnexpectedInput, line_offset=0, col_offset=0) -> Diagnostic:
+    line = (err.line or 1) + line_offset
+    col = (err.column or 1) + (col_offset if (err.line or 1) == 1 else 0)
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        got = "end of file" if tok.type == "$END" else f"'{tok}'"
+        msg = f"unexpected {got}; expected {_terminal_words(err.expected)}"
+        end = col + max(1, len(str(tok)))
+    elif isinstance(err, UnexpectedCharacters):
+        msg = f"unexpected character {err.char!r}"
+        end = col + 1
+    elif isinstance(err, UnexpectedEOF):
+        msg = f"unexpected end of file; expected {_terminal_words(err.expected)}"
+        end = col + 1
+    else:  # pragma: no cover - lark has no other kinds
+        msg, end = str(err), col + 1
+    return Diagnostic(Span(path, line, col, line, end), "E001", msg)
+
+
+def parse_text(path: str, text: str) -> ast.Module:
+    tree = _parse_file_tree(path, text)
+    builder = Builder(path, functools.partial(_read_expr, path))
+    try:
+        module = builder.transform(tree)
+    except RecursionError:
+        raise RuleError([Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression "
+                                    "or block hundreds of levels deep); split it with 'let' or defs")],
+                        {path: text}) from None
+    if builder.errors:
+        raise RuleError(builder.errors, {path: text})
+    return ast.Module(path=path, source=text, decls=tuple(module.children))
+
+
+def parse_file(path: str) -> ast.Module:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise RuleError([Diagnostic(Span(path, 1, 1), "E002", f"cannot read file: {reason}")]) from None
+    return parse_text(path, text)
+
+
+def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
+    """The parse tree of an expression written inside a string, or its syntax error."""
+    try:
+        return parser().parse(src, start="expr")
+    except UnexpectedInput as err:
+        return syntax_diagnostic(path, err, line_offset, col_offset)
+
+
+# ------------------------------------------------------------------ syntax errors
+MAX_SYNTAX_ERRORS = 20
+
+# A line that starts a declaration: where reading resumes after a syntax error.
+DECL_START = re.compile(r"^(?:override[ \t]+)?(?:game|extends|const|enum|cards|extend[ \t]+cards|board|zone|def|rule"
+                        r"|on[ \t]+(?:pass|land)|end[ \t]+when|score|tiebreak|player[ \t]*\{|shared[ \t]*\{)\b",
+                        re.MULTILINE)
+
+
+def _parse_file_tree(path: str, text: str):
+    """The parse tree of a file. On a syntax error, reading resumes at the next line that
+    starts a declaration, so that one run reports the errors of several declarations
+    (at most MAX_SYNTAX_ERRORS); the errors are raised together.
+
+    When that line is where the error is (a declaration written inside a block), the rest
+    of the block follows that declaration: errors before the next declaration line come
+    from that rest, not from mistakes of their own, and are passed over."""
+    errors: list[UnexpectedInput] = []
+    seen: list[UnexpectedInput] = []
+    rest_of_block_until = restarted_at = -1
+
+    def resume(err: UnexpectedInput) -> bool:
+        nonlocal rest_of_block_until, restarted_at
+        seen.append(err)
+        at = err.token.start_pos if isinstance(err, UnexpectedToken) else err.pos_in_stream
+        if at is None or at >= rest_of_block_until:
+            errors.append(err)
+        if len(errors) >= MAX_SYNTAX_ERRORS or at is None or (isinstance(err, UnexpectedToken)
+                                                               and err.token.type == "$END"):
+            return False
+        found = DECL_START.search(text, at)
+        if found is None or found.start() <= restarted_at:  # nowhere to go on, or no way forward
+            return False
+        restarted_at = found.start()
+        if found.start() == at:
+            following = DECL_START.search(text, at + 1)
+            rest_of_block_until = following.start() if following else len(text)
+        _restart_at(err.interactive_parser, text, found.start())
+        return True
+
+    try:
+        tree = parser().parse(text, start="start", on_error=resume)
+    except UnexpectedInput as err:
+        if not any(err is e for e in seen):  # raised without resume (Lark's guard at the end of file)
+            errors.append(err)
+    if errors:
+        raise RuleError([syntax_diagnostic(path, err) for err in errors], {path: text})
+    return tree
+
+
+def _restart_at(interactive, text: str, pos: int) -> None:
+    """Puts the parser back at its first state (the start of a file) and its lexer at `pos`,
+    the first character of a line. What was read before is dropped: a file with syntax
+    errors is not built."""
+    state = interactive.parser_state
+    del state.state_stack[1:]
+    del state.value_stack[:]
+    counter = interactive.lexer_thread.state.line_ctr
+    counter.char_pos = counter.line_start_pos = pos
+    counter.line = text.count("\n", 0, pos) + 1
+    counter.column = 1
+
+

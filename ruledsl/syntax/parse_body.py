@@ -1,0 +1,290 @@
+"""Parse stage, statements and expressions: the BodyBuilder, which turns the parse tree of
+a block or an expression into AST nodes. It is all a `{expr}` inside a string needs; the
+file's Builder (parse_decls) adds the declarations on top of it.
+
+Every callback gets the node's position (`meta`) and its parts as named parameters
+(`v_args(meta=True, inline=True)` on the class); an optional part written `[...]` in the
+grammar arrives as None when it is absent (`maybe_placeholders`)."""
+from __future__ import annotations
+
+import re
+from typing import Callable, NamedTuple
+
+import attrs
+from lark import Token, Transformer, v_args
+
+from ..errors import Diagnostic, Span
+from . import ast
+
+MAX_INT_DIGITS = 18  # a number literal; larger ones are E005
+
+
+ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+
+
+def unquote(tok: str) -> str:
+    return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), tok[1:-1])
+
+
+def label_text(tok: Token | None) -> str | None:
+    """The text of an optional `as "..."` label."""
+    return None if tok is None else unquote(tok)
+
+
+# How a `{expr}` inside a string is read: (its source, line offset, column offset) -> its
+# parse tree, or the Diagnostic of the syntax error in it. parse.py gives it the parser.
+ReadExpr = Callable[[str, int, int], object]
+
+
+@v_args(meta=True, inline=True)
+class BodyBuilder(Transformer):
+    """Tree -> statement and expression nodes; it builds nodes and nothing more."""
+
+    def __init__(self, path: str, read_expr: ReadExpr):
+        super().__init__(visit_tokens=False)
+        self.path = path
+        self.read_expr = read_expr
+        self.errors: list[Diagnostic] = []
+
+    # ------------------------------------------------------------ positions, strings
+    def span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.path, 1, 1)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tspan(self, tok: Token) -> Span:
+        return Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def text(self, tok: Token) -> ast.Str:
+        """A string literal, with each `{expr}` in it read as an expression."""
+        raw = unquote(str(tok))
+        parts, pos = [], 0
+        for m in INTERP.finditer(raw):
+            if m.start() > pos:
+                parts.append(raw[pos:m.start()])
+            if m.group(0) in ("{{", "}}"):
+                parts.append(m.group(0)[0])
+            else:
+                parts.append(self._inner_expr(m.group(1), tok, m.start(1)))
+            pos = m.end()
+        if pos < len(raw):
+            parts.append(raw[pos:])
+        return ast.Str(span=self.tspan(tok), parts=tuple(parts))
+
+    def _inner_expr(self, src: str, tok: Token, offset: int):
+        dline, dcol = tok.line - 1, tok.column + offset
+        tree = self.read_expr(src, dline, dcol)
+        if isinstance(tree, Diagnostic):
+            self.errors.append(tree)
+            return ast.NoneLit(span=self.tspan(tok))
+        return _shift(self.transform(tree), dline, dcol)
+
+    # ------------------------------------------------------------ statements
+    def block(self, meta, *stmts):
+        return stmts
+
+    def let_stmt(self, meta, name, value):
+        return ast.Let(span=self.span(meta), name=str(name), value=value)
+
+    def roll_stmt(self, meta, name, dice):
+        count, sides = str(dice).split("d")
+        return ast.Roll(span=self.span(meta), name=str(name), count=int(count or 1), sides=int(sides))
+
+    def expr_stmt(self, meta, target, op, value):
+        if op is not None:
+            return ast.Assign(span=self.span(meta), target=target, op=str(op), value=value)
+        if not isinstance(target, ast.Call):
+            self.errors.append(Diagnostic(self.span(meta), "E003", "a statement must be a rule call or an assignment"))
+            return ast.Return(span=self.span(meta))
+        return ast.CallStmt(span=self.span(meta), call=target)
+
+    def if_stmt(self, meta, cond, body, *elifs_else):
+        *elifs, other = elifs_else
+        return ast.If(span=self.span(meta), branches=((cond, body), *elifs), other=other)
+
+    def elif_clause(self, meta, cond, body):
+        return (cond, body)  # one of ast.If's branches
+
+    def for_stmt(self, meta, var, source, order, direction, start, body):
+        return ast.For(span=self.span(meta), var=str(var), source=source, order=order,
+                       descending=direction == "desc", start=start, body=body)
+
+    def direction(self, meta, word):
+        return str(word)
+
+    def while_stmt(self, meta, cond, body):
+        return ast.While(span=self.span(meta), cond=cond, body=body)
+
+    def repeat_stmt(self, meta, count, body):
+        return ast.Repeat(span=self.span(meta), count=count, body=body)
+
+    def loop_stmt(self, meta, body):
+        return ast.Loop(span=self.span(meta), body=body)
+
+    def choose_stmt(self, meta, secret, var, source, where, by, label):
+        return ast.Choose(span=self.span(meta), var=str(var), source=source, where=where, by=by,
+                          label=label_text(label), secret=secret is not None)
+
+    def secret(self, meta):
+        return True
+
+    def menu_stmt(self, meta, by, label, *options):
+        return ast.Menu(span=self.span(meta), by=by, label=label_text(label), options=options)
+
+    def option(self, meta, label, guard, body):
+        return ast.Option(span=self.span(meta), label=unquote(label), guard=guard, body=body)
+
+    def may_stmt(self, meta, by, label, guard, body):
+        return ast.May(span=self.span(meta), by=by, label=unquote(label), guard=guard, body=body)
+
+    def window_stmt(self, meta, var, seats, label, guard, body):
+        return ast.Window(span=self.span(meta), var=str(var), seats=seats, label=unquote(label), guard=guard,
+                          body=body)
+
+    def move_stmt(self, meta, card, dest):
+        return ast.MoveCard(span=self.span(meta), card=card, dest=dest, bottom=False)
+
+    def move_under(self, meta, card, dest):
+        return ast.MoveCard(span=self.span(meta), card=card, dest=dest, bottom=True)
+
+    def walk_stmt(self, meta, target, count, direction, via, route, by, label):
+        return ast.Walk(span=self.span(meta), target=target, count=count, direction=direction,
+                        via=None if via is None else str(via), route=route, by=by, label=label_text(label))
+
+    def draw_stmt(self, meta, count, source, dest):
+        return ast.Draw(span=self.span(meta), count=count, source=source, dest=dest)
+
+    def all_count(self, meta):
+        return None  # `draw all`: no count
+
+    def shuffle_stmt(self, meta, zone):
+        return ast.Shuffle(span=self.span(meta), zone=zone)
+
+    def say_stmt(self, meta, text):
+        return ast.Say(span=self.span(meta), text=self.text(text))
+
+    def reveal_stmt(self, meta, value, to):
+        return ast.Reveal(span=self.span(meta), value=value, to=to)
+
+    def eliminate_stmt(self, meta, player):
+        return ast.Eliminate(span=self.span(meta), player=player)
+
+    def end_stmt(self, meta, reason, outcome):
+        outcome = outcome or NO_OUTCOME
+        return ast.EndGame(span=self.span(meta), reason=unquote(reason), winner=outcome.winner, draw=outcome.draw)
+
+    def winner(self, meta, who):
+        return Outcome(who, False)
+
+    def draw(self, meta):
+        return Outcome(None, True)
+
+    def return_stmt(self, meta, value):
+        return ast.Return(span=self.span(meta), value=value)
+
+    def break_stmt(self, meta):
+        return ast.Break(span=self.span(meta))
+
+    # ------------------------------------------------------------ expressions
+    def int_lit(self, meta, digits):
+        if len(digits) > MAX_INT_DIGITS:
+            self.errors.append(Diagnostic(self.span(meta), "E005", f"a number has at most {MAX_INT_DIGITS} digits"))
+            return ast.Int(span=self.span(meta), value=0)
+        return ast.Int(span=self.span(meta), value=int(digits))
+
+    def str_lit(self, meta, tok):
+        return self.text(tok)
+
+    def true_lit(self, meta):
+        return ast.Bool(span=self.span(meta), value=True)
+
+    def false_lit(self, meta):
+        return ast.Bool(span=self.span(meta), value=False)
+
+    def none_lit(self, meta):
+        return ast.NoneLit(span=self.span(meta))
+
+    def name(self, meta, tok):
+        return ast.Name(span=self.tspan(tok), name=str(tok))
+
+    def attr(self, meta, obj, name):
+        return ast.Attr(span=self.span(meta), obj=obj, name=str(name))
+
+    def index(self, meta, obj, index):
+        return ast.Index(span=self.span(meta), obj=obj, index=index)
+
+    def call(self, meta, name, args):
+        return ast.Call(span=self.span(meta), name=str(name), args=args or ())
+
+    def args(self, meta, *items):
+        return items
+
+    def aggregate(self, meta, func, var, source, where, value):
+        return ast.Aggregate(span=self.span(meta), func=str(func), var=str(var), source=source,
+                             where=where, value=value)
+
+    def filter(self, meta, var, source, where):
+        return ast.Filter(span=self.span(meta), var=str(var), source=source, where=where)
+
+    def list_lit(self, meta, items):
+        return ast.ListLit(span=self.span(meta), items=items or ())
+
+    def range_op(self, meta, lo, hi):
+        return ast.Range(span=self.span(meta), lo=lo, hi=hi)
+
+    def arith(self, meta, left, op, right):
+        return ast.Binary(span=self.span(meta), op=str(op), left=left, right=right)
+
+    cmp_op = arith
+
+    def _keyword_op(op):
+        def build(self, meta, left, right):
+            return ast.Binary(span=self.span(meta), op=op, left=left, right=right)
+        return build
+
+    or_op = _keyword_op("or")
+    and_op = _keyword_op("and")
+    in_op = _keyword_op("in")
+
+    def not_op(self, meta, operand):
+        return ast.Not(span=self.span(meta), operand=operand)
+
+    def neg_op(self, meta, operand):
+        return ast.Neg(span=self.span(meta), operand=operand)
+
+    def cond_expr(self, meta, test, then, other):
+        return ast.Cond(span=self.span(meta), test=test, then=then, other=other)
+
+    def match_expr(self, meta, subject, *cases_other):
+        *cases, other = cases_other  # `else: VALUE` after the cases, None without it
+        return ast.Match(span=self.span(meta), subject=subject, cases=tuple(cases), other=other)
+
+    def match_case(self, meta, keys, value):
+        return ast.Case(span=self.span(meta), keys=keys, value=value)
+
+
+class Outcome(NamedTuple):
+    """What an `end` says after its reason: `winner EXPR`, `draw`, or (NO_OUTCOME) neither."""
+    winner: object
+    draw: bool
+
+
+NO_OUTCOME = Outcome(None, False)
+
+
+def _shift(node, dline: int, dcol: int):
+    """Moves the spans of an expression read from inside a string literal."""
+    if isinstance(node, tuple):
+        return tuple(_shift(n, dline, dcol) for n in node)
+    if not attrs.has(type(node)):
+        return node
+    changes = {}
+    for f in attrs.fields(type(node)):
+        v = getattr(node, f.name)
+        if isinstance(v, Span):
+            changes[f.name] = Span(v.path, v.line + dline, v.col + (dcol if v.line == 1 else 0),
+                                   v.end_line + dline, v.end_col + (dcol if v.end_line == 1 else 0))
+        elif attrs.has(type(v)) or isinstance(v, tuple):
+            changes[f.name] = _shift(v, dline, dcol)
+    return attrs.evolve(node, **changes)

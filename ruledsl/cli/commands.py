@@ -275,7 +275,7 @@ def playout_options(command):
                                 "(--jobs sets the blocks, 8 per job).")(command)
     command = click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
                            help="Who plays a seat in every game: random (default), first, mcts[:SIMS[:DEPTH]], "
-                                "an entry point of ruledsl.play.agents, or module:Class (docs/agents.md).")(command)
+                                "an entry point of ruledsl.agents, or module:Class (docs/agents.md).")(command)
     command = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
                            help="Processes to spread the games over (same results, less time).")(command)
     command = click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,

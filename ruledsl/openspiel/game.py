@@ -106,7 +106,7 @@ class RuledslGame(pyspiel.Game):
         params = dict(params or {})
         self.path = str(params.get("game", ""))
         self.ruledsl = load_ruledsl(self.path)
-        program = self.program = self.ruledsl.runtime.program
+        program = self.program = self.ruledsl.program
         self.players = int(params.get("players") or program.min_players)
         if not program.min_players <= self.players <= program.max_players:
             raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "

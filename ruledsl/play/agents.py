@@ -257,11 +257,11 @@ def _quoted(labels) -> str:
 
 
 KINDS = ("random", "first", "human", "scripted", "mcts")
-ENTRY_POINTS = "ruledsl.play.agents"  # plug-in agents by name: factory(seat, seed, arg)
+ENTRY_POINTS = "ruledsl.agents"  # plug-in agents by name: factory(seat, seed, arg)
 
 
 def make_agent(kind: str, seat: int, seed, script=None):
-    """Builds an agent by kind: a built-in name, an entry point of the `ruledsl.play.agents`
+    """Builds an agent by kind: a built-in name, an entry point of the `ruledsl.agents`
     group, or `module:Class`. `script` is what followed the kind after a colon (a
     scripted agent's labels as a list, mcts's budget, a plug-in's argument)."""
     if kind == "random":

@@ -9,7 +9,7 @@ Amnesty, Fly The Coop, WITSEC, ... Money is in 500K units (1M = 2).
 """
 import pytest
 
-from scenario import ROOT, card, drive, start
+from support import ROOT, card, drive, start
 
 GAME = "games/bada_bing.game"
 TABLE = {2: 300, 3: 200, 4: 150, 5: 120, 6: 100, 7: 90, 8: 80}  # BB-01, in 500K

@@ -6,7 +6,7 @@ import json
 
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
-from scenario import ROOT
+from support import ROOT
 
 GAME = "games/bada_bing.game"
 

@@ -12,7 +12,7 @@ and loot into the zone of the card they lie on or under (`gear`, `blocks`, `guar
 
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine
-from scenario import ROOT, FixedChance, drive, labels, start
+from support import ROOT, FixedChance, drive, labels, start
 
 GAME = "games/mafia_dollar.game"
 POOLS = ("deck", "discard", "lower", "aside", "hand")
@@ -966,7 +966,7 @@ def test_md14_optional_6_2_the_long_game_outlasts_the_short_one(tmp_path, monkey
     """Both lengths make sense: the End card no longer cuts the long game short."""
     monkeypatch.setenv("RULEDSL_ALLOW_ABSOLUTE_EXTENDS", "1")
     from ruledsl.pipeline import load_game as load
-    from scenario import random_playout
+    from support import random_playout
 
     long_game = tmp_path / "long.game"
     long_game.write_text(f'extends "{ROOT / TARGET_GAME}"\noverride const TARGET = 500\n')

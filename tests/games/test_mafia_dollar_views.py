@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruledsl.cli.commands import main
-from scenario import play_recorded, start
+from support import play_recorded, start
 
 GAME = "games/mafia_dollar.game"
 

@@ -9,7 +9,7 @@ import os
 
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine
-from scenario import ROOT, FixedChance, card, drive, give, labels, start
+from support import ROOT, FixedChance, card, drive, give, labels, start
 
 GAME = "games/mafialand.game"
 WILD = "games/mafialand/wild_cards.game"

@@ -9,7 +9,7 @@ deck are in listed order. Each scenario sets the hands it needs with `hand_of`.
 import pytest
 
 from ruledsl.runtime.machine import Machine, RandomChance
-from scenario import ROOT, drive, labels, random_playout, start
+from support import ROOT, drive, labels, random_playout, start
 from ruledsl.pipeline import load_game
 
 GAME = "games/road_to_infamy.game"

@@ -5,7 +5,7 @@ Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/
 from click.testing import CliRunner
 
 from ruledsl.cli.commands import main
-from scenario import play_recorded
+from support import play_recorded
 
 GAME = "games/road_to_infamy.game"
 

@@ -13,7 +13,7 @@ import os
 
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, Refusal
-from scenario import ROOT, FixedChance, card, drive, labels, start
+from support import ROOT, FixedChance, card, drive, labels, start
 
 GAME = "games/the_boss.game"
 LINEUP = {2: "2 players: bosses 346", 3: "3 players: bosses 13456", 4: "4 players: bosses 1234567"}

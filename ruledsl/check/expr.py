@@ -173,19 +173,13 @@ class ExprChecker:
             if name in m.player_fields:
                 return m.resolve_type(m.player_fields[name].type) or ANY
             return {"seat": INT, "alive": BOOL}.get(name)
-        if ot.kind == "space":
-            b = m.boards[ot.name]
-            if name in b.params:
-                return b.params[name]
-            if name in b.fields:
-                return m.resolve_type(b.fields[name].type) or ANY
+        info = m.boards[ot.name] if ot.kind == "space" else m.cardsets[ot.name] if ot.kind == "card" else None
+        if info is None:
             return None
-        if ot.kind == "card":
-            c = m.cardsets[ot.name]
-            if name in c.params:
-                return c.params[name]
-            if name in c.fields:
-                return m.resolve_type(c.fields[name].type) or ANY
+        if name in info.params:
+            return info.params[name]  # fixed per space or card
+        if name in info.fields:
+            return m.resolve_type(info.fields[name].type) or ANY
         return None
 
     def x_Index(self, e, scope):

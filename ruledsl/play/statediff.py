@@ -121,7 +121,6 @@ class FieldReader:
 
     def __call__(self, w, path):
         part, rest = path[0], path[1:]
-        p = self.p
         if part == "shared":
             return self._shown(w.shared, "shared", rest[0])
         if part == "players":

@@ -38,7 +38,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ruledsl.play.agents import ask_agent, make_agent
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
 from ruledsl.play.transcript import TranscriptWriter, parse_lines

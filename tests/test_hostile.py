@@ -6,7 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from ruledsl.errors import MAX_SHOWN, Diagnostic, RuleError, Span, printable
 from ruledsl.pipeline import load_game
 from ruledsl.play.replay import Divergence, replay

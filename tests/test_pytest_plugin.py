@@ -85,7 +85,7 @@ def test_the_recipe_stores_passes_fails_with_the_edited_line_and_passes_again(pr
 def test_golden_games_replay_and_a_diverging_one_is_explained(project):
     golden = project / "golden"
     golden.mkdir()
-    from ruledsl.cli.commands import main
+    from ruledsl.cli import main
     from click.testing import CliRunner
     cwd = os.getcwd()
     os.chdir(project)

@@ -1,11 +1,11 @@
 """MafiaDollar: what one seat sees, live and in a replay (hidden hands, sealed choices).
 
-Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/test_rule_edits.py.
+Its seeded snapshots are in tests/play/test_snapshots.py; rule-edit replays in tests/play/test_rule_edits.py.
 """
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from support import play_recorded, start
 
 GAME = "games/mafia_dollar.game"

@@ -1,10 +1,10 @@
 """Road to Infamy: what one seat sees, live and in a replay (hidden hands, sealed choices).
 
-Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/test_rule_edits.py.
+Its seeded snapshots are in tests/play/test_snapshots.py; rule-edit replays in tests/play/test_rule_edits.py.
 """
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from support import play_recorded
 
 GAME = "games/road_to_infamy.game"

@@ -1,6 +1,6 @@
 """The Boss: what one seat sees, live and in a replay (hidden hands, sealed choices).
 
-Its seeded snapshots are in tests/test_snapshots.py; rule-edit replays in tests/test_rule_edits.py.
+Its seeded snapshots are in tests/play/test_snapshots.py; rule-edit replays in tests/play/test_rule_edits.py.
 """
 import json
 

@@ -4,15 +4,14 @@ The Ray test is skipped only when Ray is not installed (the `distributed` extra,
 """
 import builtins
 import json
-from pathlib import Path
 
 import pytest
 
-from support import run_cli
+from support import ROOT, run_cli
 
 pytestmark = pytest.mark.slow  # starts a local Ray cluster
 
-PIG = str(Path(__file__).resolve().parent.parent / "examples" / "pig.game")
+PIG = str(ROOT / "examples" / "pig.game")
 TIMING = ("seconds", "playouts_per_second")
 
 

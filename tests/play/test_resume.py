@@ -1,7 +1,7 @@
 """`ruledsl play --resume T`: an interrupted recorded game goes on from where it stopped."""
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from support import GAMES, ROOT
 
 

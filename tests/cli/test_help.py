@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 
 COMMANDS = sorted(main.commands)
 

@@ -37,4 +37,4 @@ def test_seeded_games(ruledsl_snapshot, game, players, seeds, max_steps):
 @pytest.mark.slow
 def test_every_stored_game_replays(ruledsl_replay):
     """The golden-games test: every stored snapshot replays under the current rules."""
-    assert ruledsl_replay("tests/__snapshots__/test_snapshots/*.jsonl") >= len(CASES)
+    assert ruledsl_replay("tests/play/__snapshots__/test_snapshots/*.jsonl") >= len(CASES)

@@ -2,7 +2,7 @@
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from ruledsl.errors import GameRuntimeError
 from support import run_text
 

@@ -6,7 +6,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from support import GAMES, ROOT, run_process
 
 GAME_NAMES = ["bada_bing", "mafia_dollar", "mafialand", "road_to_infamy", "the_boss"]

@@ -3,7 +3,7 @@ and the replay names the edited line (the divergence explained, see explain.py).
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from support import ROOT, play_with
 
 pytestmark = pytest.mark.slow  # each case searches seeds for a game that uses the rule, then replays it

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.play.replay import Divergence, replay
 from ruledsl.play.statediff import FieldDiff, diff, field_name, values_text
-from support import ROOT, edit, record_game, records_of, run_process
+from support import GAMES, ROOT, edit, record_game, records_of, run_process
 
 
 def line_of(path, text: str) -> int:
@@ -108,7 +108,7 @@ def test_a_new_decision_is_told_apart_from_one_no_longer_asked(game_copy):
     assert err.detail.startswith("a new decision appears: the current rules ask seat 0 to choose stretch")
     assert f"(rule at {name}:15)" in err.detail
     assert "rule change responsible: " in str(err)
-    shutil.copy(Path(__file__).parent / "fixtures" / "games" / name, name)
+    shutil.copy(GAMES / name, name)
     edit(name, '  may p "rest" if p.stamina < 2 {', '  may p "rest" if false {')
     err = diverge(name, records_of(text))
     assert re.match(r'the recorded decision is no longer asked here \(seat 0 chose "\w+" for rest\)', err.detail)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from ruledsl.pipeline import load_game
 from ruledsl.play.view import board_drawings, changes
 from ruledsl.play.view_layout import grid_coords
@@ -19,7 +19,7 @@ from support import GAMES, ROOT, record_game, run_process
 
 pytestmark = pytest.mark.slow  # draws every game's pages, and drives a headless browser
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
+ARTIFACTS = Path(__file__).parent.parent / "artifacts"  # tests/artifacts
 DATA_BLOCK = re.compile(r'<script type="application/json" id="view-data">(.*?)</script>', re.S)
 
 

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from ruledsl.play.schema import TRANSCRIPT
 from ruledsl.play.transcript import REQUIRED, TranscriptWriter
 from support import ROOT, record_game

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from ruledsl.play.agents import changed_text, pick_option, render_view
-from ruledsl.cli.commands import main
+from ruledsl.cli import main
 from support import ROOT, run_process
 
 pytestmark = pytest.mark.slow  # drives `ruledsl play` in a terminal (pexpect) and real processes

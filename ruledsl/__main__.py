@@ -1,5 +1,5 @@
 """`python -m ruledsl ...` runs the command line."""
-from .cli.commands import main
+from .cli import main
 
 if __name__ == "__main__":
     main(prog_name="ruledsl")

@@ -108,7 +108,7 @@ def _relative(root, path: str) -> str:
 
 
 def _lines(err) -> list:
-    from .cli.commands import user_message
+    from .cli.common import user_message
     return (user_message(err) or f"{type(err).__name__}: {err}").splitlines()
 
 

@@ -1,4 +1,5 @@
-"""The command line: check, play, replay, simulate and state.
+"""The command line: the `ruledsl` group and its commands for one game (check, play,
+replay, state, view, graph); simulate and compare are in many.py.
 
 Every failure a user can cause (bad rules, a rule failing at run time, a corrupt
 or diverging transcript, a bad option) ends with a message and exit code 1,
@@ -6,112 +7,30 @@ never a traceback.
 """
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
 
 import click
 
-from .. import api
-from ..version import __version__
-from ..errors import UserError
-from ..pipeline import load_game
-from ..play.agents import ask_agent, seat_agents
-from ..play.compare import compare_files
+from ..play.agents import ask_agent
 from ..play.graph import FORMATS
 from ..play.graph import render as render_graph
 from ..play.narrate import NO_SEAT, narrate
 from ..play.replay import Divergence, RecordingEnds, ReplayError, follow, recorded_game, replay
 from ..play.resume import resume
-from ..play.simulate import limit_reason, simulate_file, terminal_progress
+from ..play.simulate import limit_reason
 from ..play.terminal import attach as attach_terminal
 from ..play.terminal import chosen_seed
 from ..play.transcript import TranscriptError, TranscriptWriter, read_transcript
 from ..play.view import render_html, view_data
 from ..runtime.machine import Machine, RandomChance
+from ..version import __version__
+from .common import DEBUG_ENV, Failure, build_agents, echo_lines, guarded, load, player_count, user_message
 from .help import add_epilogs
 from .info import list_command, schema_command
+from .many import compare_command, simulate_command
 from .types import SEED
-
-DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
-
-
-class Failure(UserError):
-    """A user-facing error: printed as is to stderr, exit code 1."""
-
-    prefix = ""
-
-
-# ---------------------------------------------------------------- errors
-def user_message(err: Exception) -> str | None:
-    """The message for an error the user caused, or None for a bug of ruledsl."""
-    if isinstance(err, UserError):
-        return err.user_message()
-    if isinstance(err, OSError):
-        where = f"{err.filename}: " if err.filename else ""
-        return f"error: {where}{err.strerror or err}"
-    return None
-
-
-def guarded(command):
-    """Turns every exception into a message on stderr and exit code 1."""
-    @functools.wraps(command)
-    def run(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
-            raise
-        except BrokenPipeError:  # e.g. `ruledsl play ... | head`: the reader left; say nothing more
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(1)
-        except Exception as err:  # noqa: BLE001 - the point is: no tracebacks
-            message = user_message(err)
-            if message is None:
-                if os.environ.get(DEBUG_ENV):
-                    raise
-                message = f"internal error (a bug in ruledsl): {type(err).__name__}: {err}"
-            click.echo(message, err=True)
-            sys.exit(1)
-    return run
-
-
-# ---------------------------------------------------------------- shared steps
-def load(path: str):
-    """A game by path, or by a shipped game's name (`ruledsl list`)."""
-    return load_game(api.find(path))
-
-
-def player_count(game, players: int | None) -> int:
-    prog = game.program
-    n = prog.min_players if players is None else players
-    if not prog.min_players <= n <= prog.max_players:
-        raise Failure(f"error: {prog.title!r} takes {prog.min_players}..{prog.max_players} players, not {n}")
-    return n
-
-
-def build_agents(specs, players: int, seed: int):
-    """Agents for every seat from `--agent SEAT=KIND` options (random by default); returns (agents, kinds)."""
-    return seat_agents(specs, players, seed)
-
-
-def check_agents(specs, players: int):
-    """Makes the agents once, so a bad --agent fails before any game; a human cannot sit in a simulation."""
-    _, kinds = seat_agents(specs, players, 0)
-    if "human" in kinds:
-        raise Failure("error: --agent ...=human: simulate and compare play without a terminal; "
-                      "use play for a human seat")
-
-
-def backend_of(name: str, address: str | None):
-    """None for local processes, or a Ray backend (Ray must be importable)."""
-    if name == "process":
-        if address:
-            raise Failure("error: --address is for --backend ray")
-        return None
-    from ..play.ray_backend import ray_backend
-    return ray_backend(address)
 
 
 def onlooker(kinds: list):
@@ -198,7 +117,7 @@ def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, 
     as_seat = onlooker(kinds)
     out = open(record, "w", encoding="utf-8") if record else None
     try:
-        writer = TranscriptWriter(out, on_record=lambda r: _echo_lines(narrate(r, as_seat)))
+        writer = TranscriptWriter(out, on_record=lambda r: echo_lines(narrate(r, as_seat)))
         writer.header(game, n, seed, kinds)
         machine = Machine(game.program, n, RandomChance(seed), listener=writer)
         drive(machine, agents, writer, max_steps)
@@ -222,14 +141,9 @@ def play_resumed(path: str, agent_specs, record: str | None, max_steps: int | No
         writer.header(game, n, seed, kinds)
         machine, done = resume(game.program, records, agents, writer)
         click.echo(f"{path}: resumed after step {done} ({game.path}, {n} players, seed {seed})")
-        writer.on_record = lambda r: _echo_lines(narrate(r, as_seat))
+        writer.on_record = lambda r: echo_lines(narrate(r, as_seat))
         drive(machine, agents, writer, max_steps)
         writer.result(machine)
-
-
-def _echo_lines(lines):
-    for line in lines:
-        click.echo(line)
 
 
 @main.command("replay")
@@ -264,102 +178,6 @@ def recorded_game_path(recorded: str, transcript_path: str) -> str:
         return recorded
     beside = os.path.join(os.path.dirname(transcript_path), recorded)
     return beside if os.path.exists(beside) else recorded
-
-
-def playout_options(command):
-    """--json, --max-steps, --jobs, --agent, --backend and --address, as simulate and compare take them."""
-    command = click.option("--address", help="With --backend ray: the Ray cluster to join (default: start a local one).")(
-        command)
-    command = click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True,
-                           help="Where the seed blocks are played: local processes (--jobs of them), or Ray tasks "
-                                "(--jobs sets the blocks, 8 per job).")(command)
-    command = click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
-                           help="Who plays a seat in every game: random (default), first, mcts[:SIMS[:DEPTH]], "
-                                "an entry point of ruledsl.agents, or module:Class (docs/agents.md).")(command)
-    command = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-                           help="Processes to spread the games over (same results, less time).")(command)
-    command = click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,
-                           help="Stop a game after this many decisions.")(command)
-    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)
-
-
-@main.command("simulate")
-@click.argument("game_path", metavar="GAME")
-@click.option("--players", "-n", type=int, help="Number of players (default: the game's minimum).")
-@click.option("--games", "-g", type=click.IntRange(min=1), default=100, show_default=True,
-              help="How many games to play.")
-@click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="Game i uses seed SEED+i.")
-@playout_options
-@guarded
-def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, agent_specs, backend, address):
-    """Play many random games and summarize how they ended.
-
-    Exit code 0 when every game ran to its end, 1 when a rule failed in any game
-    (the summary or JSON is printed first). Failed games are listed, the first 100
-    of them, with seed, error code, message and rule: on stderr, or in the JSON's
-    `error_list`; `ruledsl play GAME --players N --seed SEED` shows one again.
-    A progress bar shows on stderr when stderr is a terminal.
-    """
-    game = load(game_path)
-    n = player_count(game, players)
-    check_agents(agent_specs, n)
-    with terminal_progress(games) as progress:
-        summary = simulate_file(game.path, n, games, seed, max_steps, jobs, progress, program=game.program,
-                                agents=agent_specs, backend=backend_of(backend, address))
-    if as_json:
-        click.echo(json.dumps(summary.as_json()))
-    else:
-        for line in summary.error_lines():
-            click.echo(line, err=True)
-        _echo_lines(summary.text())
-    if summary.errors:
-        sys.exit(1)
-
-
-@main.command("compare")
-@click.argument("path_a", metavar="A")
-@click.argument("path_b", metavar="B")
-@click.option("--players", "-n", type=int, help="Number of players (default: the smallest count both games take).")
-@click.option("--games", "-g", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Games played on each of A and B.")
-@click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="A's game i uses seed SEED+i.")
-@click.option("--seed-b", type=int, help="B's game i uses seed SEED_B+i (default: the same seeds as A).")
-@playout_options
-@guarded
-def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_steps, jobs, agent_specs, backend,
-                    address):
-    """Play the same seeds on games A and B (e.g. a base game and a house-rule
-    variant) and report, metric by metric, A, B, B - A, a test and a verdict.
-
-    On the same seeds (the default) each game of A is paired with B's: win rates, shared
-    wins and games without a winner by McNemar's exact test, scores and game length by
-    the Wilcoxon signed-rank test; with --seed-b, Fisher's exact test and Mann-Whitney U.
-    End reasons: chi-square. p values are
-    adjusted with Holm's method over all the metrics of the report, and a metric
-    is flagged (*) when its adjusted p is below 0.05 (** below 0.01).
-
-    Exit code 0, or 1 when a rule failed in any game of A or B (the report is
-    printed first; failed games are listed as `simulate` lists them). A progress
-    bar shows on stderr when stderr is a terminal.
-    """
-    game_a, game_b = load(path_a), load(path_b)
-    if players is None:
-        players = max(game_a.program.min_players, game_b.program.min_players)
-    n = player_count(game_a, players)
-    player_count(game_b, n)
-    check_agents(agent_specs, n)
-    programs = {game_a.path: game_a.program, game_b.path: game_b.program}
-    with terminal_progress(2 * games) as progress:
-        report = compare_files(game_a.path, game_b.path, n, games, seed, seed_b, max_steps, jobs, progress, programs,
-                               agents=agent_specs, backend=backend_of(backend, address))
-    if as_json:
-        click.echo(json.dumps(report.as_json()))
-    else:
-        for line in report.a.error_lines() + report.b.error_lines():
-            click.echo(line, err=True)
-        _echo_lines(report.text())
-    if report.errors:
-        sys.exit(1)
 
 
 @main.command()
@@ -464,6 +282,8 @@ def graph_command(game_path, fmt, rule):
     click.echo(render_graph(game, fmt, rule), nl=False)
 
 
+main.add_command(simulate_command)
+main.add_command(compare_command)
 main.add_command(list_command)
 main.add_command(schema_command)
 add_epilogs(main)  # each command's --help ends with its arguments, examples and exit codes

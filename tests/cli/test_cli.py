@@ -6,11 +6,11 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import record_game, run_cli, run_process
 
 from ruledsl import __version__
 from ruledsl.cli.commands import check_one
 from ruledsl.play.transcript import read_transcript
-from support import record_game, run_cli, run_process
 
 
 def test_version():
@@ -318,8 +318,13 @@ def test_state_rejects_a_bad_player_count(games_dir):
 
 
 def test_every_error_bad_input_causes_shares_one_root_with_a_user_message():
-    import ruledsl.play.agents, ruledsl.api, ruledsl.play.divergence, ruledsl.play.graph, ruledsl.play.ray_backend, ruledsl.play.view
-    from ruledsl.cli.commands import Failure, user_message
+    import ruledsl.api
+    import ruledsl.play.agents
+    import ruledsl.play.divergence
+    import ruledsl.play.graph
+    import ruledsl.play.ray_backend
+    import ruledsl.play.view
+    from ruledsl.cli.common import Failure, user_message
     from ruledsl.errors import GameRuntimeError, RuleError, Span, UserError
     kinds = [RuleError, GameRuntimeError, Failure, ruledsl.play.agents.AgentError, ruledsl.api.GameNotFound,
              ruledsl.play.divergence.Divergence, ruledsl.play.divergence.ReplayError, ruledsl.play.graph.GraphError,

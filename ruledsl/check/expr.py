@@ -36,10 +36,6 @@ class Scope:
             s = s.parent
         return None
 
-    def lookup(self, name) -> T | None:
-        found = self.find(name)
-        return None if found is None else found[1]
-
     def child(self, items=False):
         return Scope(self, items)
 
@@ -144,9 +140,17 @@ class ExprChecker:
         found = self.resolve(name, scope)
         return None if found is None else found[1]
 
+    def names(self, e, scope, binding) -> bool:
+        """Whether `e` is a name that stands here for `binding` (a local of the same name
+        hides the game's); if so, it is recorded as such."""
+        found = self.resolve(e.name, scope) if isinstance(e, ast.Name) else None
+        if found is None or found[0] is not binding:
+            return False
+        e.note.binding, e.note.type = found
+        return True
+
     def x_Attr(self, e, scope):
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.enums and scope.lookup(e.obj.name) is None:
-            e.obj.note.binding, e.obj.note.type = Binding.ENUM, coll(T("enum", e.obj.name))  # `Color.red`
+        if self.names(e.obj, scope, Binding.ENUM):  # `Color.red`
             if e.name not in self.m.enums[e.obj.name]:
                 self.err(e, "E203", f"enum '{e.obj.name}' has no value '{e.name}'"
                                     f"{self.suggest(e.name, self.m.enums[e.obj.name])}")
@@ -183,14 +187,13 @@ class ExprChecker:
         return None
 
     def x_Index(self, e, scope):
-        if isinstance(e.obj, ast.Name) and e.obj.name in self.m.zones and scope.lookup(e.obj.name) is None:
+        if self.names(e.obj, scope, Binding.ZONE):  # `hand[p]`
             zone = self.m.zones[e.obj.name]
             if zone.per is None:
                 self.err(e, "E205", f"zone '{zone.name}' is not per anything; write just '{zone.name}'")
                 self.expr(e.index, scope)
             else:
                 self.want(e.index, scope, self.key_type(zone), f"the key of zone '{zone.name}'")
-            e.obj.note.binding, e.obj.note.type = Binding.ZONE, T("zone", zone.cards)  # `hand[p]`
             return T("zone", zone.cards)
         ot = self.expr(e.obj, scope)
         self.want(e.index, scope, INT, "an index")

@@ -1,7 +1,7 @@
 """Check stage: the type of every expression, and what each name in it stands for.
 
 The ExprChecker writes both into the expression's `note` (ast.Note), once; the compiler
-and every later stage read them there. Statements: check_stmt.py."""
+and every later stage read them there. Statements: stmt.py."""
 from __future__ import annotations
 
 from ..budget import MAX_RANGE

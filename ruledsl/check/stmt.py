@@ -1,5 +1,5 @@
 """Check stage: the statements inside rule bodies. A StmtChecker holds an ExprChecker
-(check_expr.py) for the expressions in them."""
+(expr.py) for the expressions in them."""
 from __future__ import annotations
 
 from ..syntax import ast

@@ -171,7 +171,7 @@ class _Gen:
     def c_Name(self, e):
         return getattr(self, "n_" + e.note.binding.name)(e.name)
 
-    # what a name stands for (types.Binding, recorded by the checker) -> its code
+    # what a name stands for (check.types.Binding, recorded by the checker) -> its code
     def n_ITEM(self, name):
         return _var(name)  # a Python variable of the comprehension being generated
 

@@ -24,7 +24,7 @@ def compile_game(model, path: str, sources: dict | None = None, fuse: bool = Tru
     With `fuse`, consecutive straight-line statements run as one op (fast); without,
     each statement is an op of its own (for tracing which statement wrote what). With
     `watch`, only writes of what the end conditions read mark the World changed
-    (compile_watch.py); without, every write does."""
+    (watch.py); without, every write does."""
     try:
         return _compile_game(model, path, sources, fuse, watch)
     except RuleError as err:

@@ -11,8 +11,8 @@ from .watch import watched, writes
 
 class OpEmitter:
     """Appends ops to a rule's Code; a statement kind K is compiled by the method `s_K`
-    (the subclasses: compile_flow.FlowCompiler, compile_decide.DecisionCompiler and
-    compile.StmtCompiler, which has the straight statements and calls)."""
+    (the subclasses: flow.FlowCompiler, decide.DecisionCompiler and
+    game.StmtCompiler, which has the straight statements and calls)."""
 
     def __init__(self, model, prog, ex, fuse: bool = True):
         self.m, self.p, self.x = model, prog, ex

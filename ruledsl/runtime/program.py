@@ -1,7 +1,7 @@
 """Compile stage, part 2: the Program, the static tables a compiled game runs on.
 
 Card lists, board tracks, zones, field start values, labels for values. The
-rules themselves are `Code` objects built by compile.py.
+rules themselves are `Code` objects built by compile/game.py.
 """
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ class Program:
     field_labelers: dict = attrs.Factory(dict)  # (owner, name) -> labeler
     enums: dict = attrs.Factory(dict)
     card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
-    ends_read: frozenset | None = None  # what the end conditions read (compile_watch.py); None: anything
+    ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
 
     # ------------------------------------------------------------ world set-up

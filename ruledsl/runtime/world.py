@@ -63,7 +63,7 @@ class World:
             self.zone_changed(old[0])
 
     def zone_changed(self, name: str):
-        """Marks the World changed if an end condition reads zone `name` (compile_watch.py)."""
+        """Marks the World changed if an end condition reads zone `name` (compile/watch.py)."""
         watch = self.program.zones_watched
         if watch is None or name in watch:
             self.version += 1

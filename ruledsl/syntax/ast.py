@@ -18,7 +18,7 @@ def added(default=None):
 
 class Note:
     """What the check stage found out about one expression, for every later stage:
-    its type (`types.T`) and, for a name, what the name stands for (`types.Binding`).
+    its type (`check.types.T`) and, for a name, what the name stands for (`check.types.Binding`).
 
     Each expression node gets its own empty Note when it is built; the checker fills it
     in once. It is not syntax: equality, the rules hash and tree walks leave it out."""
@@ -165,7 +165,7 @@ class Stmt:
     """A statement. Each kind says here what the compiler must know of it:
 
     - `straight`: it runs without jumps, rule calls or decisions, so the compiler may run a
-      stretch of such statements as one op (compile.StmtCompiler.block);
+      stretch of such statements as one op (compile/ops.py, OpEmitter.block);
     - `changes_world`: it can change the World, so end conditions must be looked at
       again after it (an assignment to a local changes nothing: the compiler knows which).
     A kind that says neither is compiled to ops of its own, which bump the World's

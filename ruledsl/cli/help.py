@@ -1,6 +1,6 @@
 """The end of each command's --help: its arguments, an example and the exit codes (click epilogs).
 
-Kept apart from cli.py so the commands stay short; `add_epilogs(main)` attaches them.
+Kept apart from commands.py so the commands stay short; `add_epilogs(main)` attaches them.
 A test checks that every command has one, with an example and the exit codes.
 """
 from __future__ import annotations

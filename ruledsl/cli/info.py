@@ -1,6 +1,6 @@
 """Commands that tell about ruledsl itself: `list` (the shipped games) and `schema` (file formats).
 
-cli.py attaches them to the `ruledsl` group."""
+commands.py attaches them to the `ruledsl` group."""
 from __future__ import annotations
 
 import json

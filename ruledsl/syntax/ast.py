@@ -36,8 +36,11 @@ def _note():
 def syntax_fields(cls) -> tuple:
     """The fields of a node class that hold its syntax (its parts), without the span
     and the checker's annotations."""
-    return _SYNTAX.get(cls) or _SYNTAX.setdefault(cls, tuple(
-        f for f in attrs.fields(cls) if f.name != "span" and not f.metadata.get("annotation")))
+    fields = _SYNTAX.get(cls)
+    if fields is None:  # a node with no parts (`none`) caches its empty tuple too
+        fields = _SYNTAX[cls] = tuple(f for f in attrs.fields(cls)
+                                      if f.name != "span" and not f.metadata.get("annotation"))
+    return fields
 
 
 _SYNTAX: dict = {}

@@ -168,7 +168,7 @@ class FlowCompiler(OpEmitter):
         slot = f"#walk{next(_uid)}"
         on_pass = self.p.triggers_ref(("pass", board))
         on_land = self.p.triggers_ref(("land", board))
-        step_space = self.p.step_space
+        step_space, walk_to = self.p.step_space, self.p.walk_to
         bump = watched(self.p.ends_read, write_key(self.m, s.target))  # whether an end condition reads the field
         if self.m.boards[board].decl.topology == "graph":
             return self.graph_walk(code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
@@ -199,12 +199,8 @@ class FlowCompiler(OpEmitter):
 
         def straight_to_the_end(w, env, st, vm, fr):
             """No `on pass` trigger: nothing runs between the steps, so they are taken in one go."""
-            here = getter(w, env)
-            while st[0] > 0:
-                st[0] -= 1
-                here = step_space(here, st[1])
-                if st[0] > 0 and step_space(here, st[1]) == here:
-                    st[0] = 0  # the end of a line
+            here = walk_to(getter(w, env), st[1], st[0])
+            st[0] = 0
             setter(w, env, here)
             if bump:
                 w.version += 1

@@ -40,6 +40,36 @@ class Code:
     kinds: list = attrs.Factory(list)
 
 
+@attrs.frozen
+class Track:
+    """The spaces a walk from one space passes: path[0] is the start, path[i] the space
+    after i steps. Either the path ends at a line's end (`loop_from` None: it stays
+    there), or its next step returns to path[loop_from] and it goes round from there."""
+    path: tuple
+    loop_from: int | None
+
+    @classmethod
+    def of(cls, start, step) -> "Track":
+        path, seen, here = [start], {start: 0}, start
+        while True:
+            nxt = step(here)
+            if nxt == here:
+                return cls(tuple(path), None)
+            if nxt in seen:
+                return cls(tuple(path), seen[nxt])
+            seen[nxt] = len(path)
+            path.append(nxt)
+            here = nxt
+
+    def at(self, steps: int):
+        path, loop = self.path, self.loop_from
+        if steps < len(path):
+            return path[steps]
+        if loop is None:
+            return path[-1]
+        return path[loop + (steps - loop) % (len(path) - loop)]
+
+
 @attrs.define
 class EndRT:
     name: str
@@ -76,6 +106,7 @@ class Program:
     field_labelers: dict = attrs.Factory(dict)  # (owner, name) -> labeler
     enums: dict = attrs.Factory(dict)
     card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
+    tracks: dict = attrs.Factory(dict)  # (space, forward?) -> Track, built on first use (walk_to)
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
 
@@ -129,6 +160,16 @@ class Program:
             if space in table:
                 return table[space]
         return space
+
+    def walk_to(self, space, direction, steps: int):
+        """Where `steps` steps from `space` lead, as step_space one at a time would: the
+        walk stops early at the end of a line (a space whose next step is itself). The
+        same in one step for any count, also a huge one (the track is a cycle or a line)."""
+        forward = direction == "forward"
+        track = self.tracks.get((space, forward))
+        if track is None:
+            track = self.tracks[(space, forward)] = Track.of(space, lambda s: self.step_space(s, direction))
+        return track.at(steps)
 
     def graph_ways(self, board, space, direction, came_from):
         """The ways on from a space of a graph board: `link space X` rows going forward,

@@ -14,18 +14,18 @@ What this module exports is the stable part; everything else in the package may 
 from __future__ import annotations
 
 import os
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import attrs
 
 from .errors import UserError
 from .pipeline import Game as Compiled
 from .pipeline import load_game
-from .play.replay import ReplayReport, recorded_game
-from .play.replay import replay as replay_records
-from .play.transcript import TranscriptWriter, read_transcript
 from .runtime.machine import Machine, RandomChance
 from .syntax import shipped
+
+if TYPE_CHECKING:  # replay and transcripts are imported where used: `ruledsl check` needs neither
+    from .play.replay import ReplayReport
 
 __all__ = ["Decision", "Game", "GameNotFound", "IllegalChoice", "Match", "Result", "find", "load",
            "replay", "shipped_games"]
@@ -146,6 +146,7 @@ class Match:
                 self._out = record
             else:
                 self._out, self._owned = open(record, "w", encoding="utf-8"), True
+            from .play.transcript import TranscriptWriter  # here: loading a game needs no transcripts
             self._writer = TranscriptWriter(self._out)
             self._writer.header(game.compiled, players, seed, list(agents or ["python"] * players))
         self.machine = Machine(game.compiled.program, players, RandomChance(seed), listener=self._writer)
@@ -231,6 +232,9 @@ def replay(transcript: str | os.PathLike | list, game: str | os.PathLike | Game 
     recorded). Returns the report (narration `lines`, `notes`, `result`, `steps`); raises
     ruledsl.play.replay.Divergence when the rules no longer play it, naming the step and the
     rule edit responsible, and TranscriptError / ReplayError for a corrupt one."""
+    from .play.replay import recorded_game
+    from .play.replay import replay as replay_records
+    from .play.transcript import read_transcript
     records = transcript if isinstance(transcript, list) else read_transcript(os.fspath(transcript))
     if isinstance(game, Game):
         compiled = game.compiled

@@ -4,6 +4,9 @@ replay, state, view, graph); simulate and compare are in many.py.
 Every failure a user can cause (bad rules, a rule failing at run time, a corrupt
 or diverging transcript, a bad option) ends with a message and exit code 1,
 never a traceback.
+
+What only some commands need (agents, transcripts, replay, views) is imported
+inside them, so that `ruledsl check` starts without it.
 """
 from __future__ import annotations
 
@@ -13,17 +16,7 @@ import sys
 
 import click
 
-from ..play.agents import ask_agent
 from ..play.graph import FORMATS
-from ..play.graph import render as render_graph
-from ..play.narrate import NO_SEAT, narrate
-from ..play.replay import Divergence, RecordingEnds, ReplayError, follow, recorded_game, replay
-from ..play.resume import resume
-from ..play.simulate import limit_reason
-from ..play.terminal import attach as attach_terminal
-from ..play.terminal import chosen_seed
-from ..play.transcript import TranscriptError, TranscriptWriter, read_transcript
-from ..play.view import render_html, view_data
 from ..runtime.machine import Machine, RandomChance
 from ..version import __version__
 from .common import DEBUG_ENV, Failure, build_agents, echo_lines, guarded, load, player_count, user_message
@@ -35,6 +28,7 @@ from .types import SEED
 
 def onlooker(kinds: list):
     """Whose eyes the narration uses: one human's, nobody's with several, everyone's with none."""
+    from ..play.narrate import NO_SEAT
     humans = [seat for seat, kind in enumerate(kinds) if kind == "human"]
     if not humans:
         return None
@@ -43,6 +37,8 @@ def onlooker(kinds: list):
 
 def drive(machine, agents, writer, max_steps: int | None):
     """Asks the agents until the game ends (or the step limit stops it)."""
+    from ..play.agents import ask_agent
+    from ..play.simulate import limit_reason
     while machine.pending is not None:
         if max_steps is not None and machine.steps >= max_steps:
             machine.stop_at_limit(limit_reason(max_steps))
@@ -105,6 +101,10 @@ def check_one(path: str) -> str | None:
 @guarded
 def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, plain):
     """Play a game with agents, narrating as it goes."""
+    from ..play.narrate import narrate
+    from ..play.terminal import attach as attach_terminal
+    from ..play.terminal import chosen_seed
+    from ..play.transcript import TranscriptWriter
     if resume_path is not None:
         return play_resumed(resume_path, agent_specs, record, max_steps, plain)
     if game_path is None:
@@ -128,6 +128,11 @@ def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, 
 
 
 def play_resumed(path: str, agent_specs, record: str | None, max_steps: int | None, plain: bool = False):
+    from ..play.narrate import narrate
+    from ..play.replay import recorded_game
+    from ..play.resume import resume
+    from ..play.terminal import attach as attach_terminal
+    from ..play.transcript import TranscriptWriter
     records = read_records(path)
     header = records[0]
     game = recorded_game(records) or load(recorded_game_path(header["game"], path))
@@ -153,6 +158,7 @@ def play_resumed(path: str, agent_specs, record: str | None, max_steps: int | No
 @guarded
 def replay_command(transcript_path, game_path, as_seat):
     """Re-run a transcript against the current rules and report any divergence."""
+    from ..play.replay import replay
     records = read_records(transcript_path)
     if game_path is None:
         game_path = recorded_game_path(records[0]["game"], transcript_path)
@@ -166,6 +172,7 @@ def replay_command(transcript_path, game_path, as_seat):
 
 
 def read_records(transcript_path: str) -> list:
+    from ..play.transcript import TranscriptError, read_transcript
     try:
         return read_transcript(transcript_path)
     except TranscriptError as err:
@@ -194,6 +201,7 @@ def recorded_game_path(recorded: str, transcript_path: str) -> str:
 @guarded
 def state(game_path, players, seed, steps, transcript_path, step, game_option, as_seat):
     """Print the state as JSON: after setup or some random steps, or at a step of a transcript."""
+    from ..play.agents import ask_agent
     game_path = game_path or game_option
     if transcript_path is not None:
         game, machine, records = recorded_state(transcript_path, game_path, step)
@@ -216,6 +224,7 @@ def state(game_path, players, seed, steps, transcript_path, step, game_option, a
 def recorded_state(transcript_path: str, game_path: str | None, step: int | None):
     """(game, machine at `step`, records): the recorded choices followed under the recorded rules
     (from the transcript), or under GAME's when given."""
+    from ..play.replay import Divergence, RecordingEnds, ReplayError, follow
     records = read_records(transcript_path)
     decisions = sum(1 for r in records if r["type"] == "decision")
     if step is None:
@@ -234,6 +243,7 @@ def recorded_state(transcript_path: str, game_path: str | None, step: int | None
 
 def transcript_rules(records, transcript_path: str, game_path: str | None):
     """GAME's rules when given, else the ones the transcript carries (or names, for format 1)."""
+    from ..play.replay import recorded_game
     if game_path is not None:
         return load(game_path)
     return recorded_game(records) or load(recorded_game_path(records[0]["game"], transcript_path))
@@ -261,6 +271,7 @@ def state_json(game, machine, players: int, seed: int, as_seat: int | None = Non
 @guarded
 def view_command(transcript_path, output, as_seat, game_path):
     """Write a recorded game as one HTML page (no server, no network) to step through in a browser."""
+    from ..play.view import render_html, view_data
     records = read_records(transcript_path)
     game = transcript_rules(records, transcript_path, game_path)
     page = render_html(view_data(game, records, as_seat))
@@ -278,6 +289,7 @@ def view_command(transcript_path, output, as_seat, game_path):
 @guarded
 def graph_command(game_path, fmt, rule):
     """Print how the rules flow: calls, decisions (who decides what), triggers and end conditions."""
+    from ..play.graph import render as render_graph
     game = load(game_path)
     click.echo(render_graph(game, fmt, rule), nl=False)
 

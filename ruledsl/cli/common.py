@@ -11,7 +11,6 @@ import click
 from .. import api
 from ..errors import UserError
 from ..pipeline import load_game
-from ..play.agents import seat_agents
 
 DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
 
@@ -72,11 +71,13 @@ def player_count(game, players: int | None) -> int:
 
 def build_agents(specs, players: int, seed: int):
     """Agents for every seat from `--agent SEAT=KIND` options (random by default); returns (agents, kinds)."""
+    from ..play.agents import seat_agents  # here: `ruledsl check` needs no agents
     return seat_agents(specs, players, seed)
 
 
 def check_agents(specs, players: int):
     """Makes the agents once, so a bad --agent fails before any game; a human cannot sit in a simulation."""
+    from ..play.agents import seat_agents
     _, kinds = seat_agents(specs, players, 0)
     if "human" in kinds:
         raise Failure("error: --agent ...=human: simulate and compare play without a terminal; "

@@ -6,8 +6,6 @@ import sys
 
 import click
 
-from ..play.compare import compare_files
-from ..play.simulate import simulate_file, terminal_progress
 from .common import Failure, check_agents, echo_lines, guarded, load, player_count
 from .types import SEED
 
@@ -56,6 +54,7 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, 
     `error_list`; `ruledsl play GAME --players N --seed SEED` shows one again.
     A progress bar shows on stderr when stderr is a terminal.
     """
+    from ..play.simulate import simulate_file, terminal_progress  # here: other commands need no simulation
     game = load(game_path)
     n = player_count(game, players)
     check_agents(agent_specs, n)
@@ -98,6 +97,8 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
     printed first; failed games are listed as `simulate` lists them). A progress
     bar shows on stderr when stderr is a terminal.
     """
+    from ..play.compare import compare_files
+    from ..play.simulate import terminal_progress
     game_a, game_b = load(path_a), load(path_b)
     if players is None:
         players = max(game_a.program.min_players, game_b.program.min_players)

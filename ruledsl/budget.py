@@ -60,17 +60,6 @@ def visited(w, items, span):
     return items
 
 
-def call_def(w, body, env, span):
-    """A def call: one unit, and its value checked like a stored number (inlined: it is hot)."""
-    w.work -= 1
-    if w.work < 0:
-        charge(w, 0, span)
-    value = body[0](w, env)
-    if value.__class__ is int and not -MAX_NUMBER < value < MAX_NUMBER:
-        number(value, span)
-    return value
-
-
 def number(value, span):
     if type(value) is int and not -MAX_NUMBER < value < MAX_NUMBER:
         raise WorkLimit(span, "R012", "a number beyond 9,223,372,036,854,775,807 (2**63 - 1) either way")

@@ -60,6 +60,26 @@ def _expr(vm, env):
 """
 
 
+# A def: a function of the World and its parameters (Python variables, not an env dict),
+# called directly by the expressions that use it. Each call costs one unit of work, and
+# its value is checked like a stored number.
+DEF_TEMPLATE = """\
+def _expr(w, PARAMS):
+    w.work -= 1
+    if w.work < 0:
+        _charge(w, 0, _span)
+    try:
+        _r = {body}
+    except _WORK:
+        raise
+    except _FAILURES:
+        _r = _checked(w, ENV)
+    if _r.__class__ is int and not -MAX < _r < MAX:
+        _number(_r, _span)
+    return _r
+"""
+
+
 class ExprCompiler:
     """Called with an AST expression, returns its compiled function `f(w, env)`."""
 
@@ -73,6 +93,17 @@ class ExprCompiler:
         if checked:
             return _build(CHECKED_TEMPLATE, gen.expr(e), gen, None, e.span)
         return _build(TEMPLATE, gen.expr(e), gen, _Checked(self, e), e.span)
+
+    def define(self, d):
+        """The function `f(w, *args)` of a def: its body with the parameters as Python
+        variables; when the fast code fails, its checked version runs on them as an env."""
+        gen = _Gen(self)
+        names = [p.name for p in d.params]
+        gen.params = frozenset(names)
+        env = "{{" + ", ".join(f"{n!r}: {_var(n)}" for n in names) + "}}"
+        template = DEF_TEMPLATE.replace("PARAMS", ", ".join(_var(n) for n in names)).replace("ENV", env)
+        gen.consts.update(_span=d.span, _charge=budget.charge, _number=budget.number, MAX=budget.MAX_NUMBER)
+        return _build(template, gen.expr(d.body), gen, _Checked(self, d.body), d.span)
 
     def record(self, names, exprs, span):
         """`f(w, env)` giving the dict {name: value} of a rule call's arguments."""
@@ -137,6 +168,7 @@ class _Gen:
         self.m, self.p = owner.m, owner.p
         self.checked = checked
         self.consts: dict = {}
+        self.params: frozenset = frozenset()  # locals that are Python variables (a def's parameters)
 
     def const(self, value) -> str:
         name = f"_k{len(self.consts)}"
@@ -176,7 +208,7 @@ class _Gen:
         return _var(name)  # a Python variable of the comprehension being generated
 
     def n_LOCAL(self, name):
-        return f"env[{name!r}]"
+        return _var(name) if name in self.params else f"env[{name!r}]"
 
     def n_PLAYERS(self, name):
         return "[_i for _i, _a in enumerate(w.alive) if _a]"
@@ -243,11 +275,8 @@ class _Gen:
 
     def c_Call(self, e):
         args = [self.expr(a) for a in e.args]
-        if e.name in self.m.defs:
-            names = [p.name for p in self.m.defs[e.name].params]
-            env = "{" + ", ".join(f"{n!r}: {a}" for n, a in zip(names, args)) + "}"
-            return f"{self.const(budget.call_def)}(w, {self.const(self.p.def_bodies[e.name])}, {env}, " \
-                   f"{self.const(e.span)})"
+        if e.name in self.m.defs:  # a cell: defs may call each other, so they are filled in later
+            return f"{self.const(self.p.def_bodies[e.name])}[0]({', '.join(['w', *args])})"
         return f"{self.const(BUILTINS[e.name].run)}(w, {', '.join(args)})"
 
     # ------------------------------------------------------------ collections

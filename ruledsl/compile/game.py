@@ -41,7 +41,7 @@ def _compile_game(model, path, sources, fuse, watch) -> Program:
         prog.def_bodies[name] = [None]  # placeholders: defs may call each other
     _tables(model, prog, ex)
     for name, d in model.defs.items():
-        prog.def_bodies[name][0] = ex(d.body)
+        prog.def_bodies[name][0] = ex.define(d)
     errors = _cards(model, prog, ex)  # after defs: card labels may call them
     if errors:
         raise RuleError(errors, sources)

@@ -172,4 +172,4 @@ def test_a_zone_per_card_holds_what_lies_on_each_card(tmp_path):
     assert m.choose("unit 2 #2") is None
     third = m.program.cardset_ids["unit"][2]
     assert [m.program.cards[c].label for c in m.w.zones[("gear", third)]] == ["+4", "+3"]
-    assert m.program.def_bodies["strength"][0](m.w, {"u": third}) == 2 + 4 + 3
+    assert m.program.def_bodies["strength"][0](m.w, third) == 2 + 4 + 3

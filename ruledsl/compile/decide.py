@@ -109,7 +109,7 @@ class DecisionCompiler(OpEmitter):
             self.block(code, opt.body)
             ref = [0]
             exits.append(ref)
-            self.emit(code, "jump", opt.span, lambda vm, fr, ref=ref: setattr(fr, "pc", ref[0]))
+            self.jump(code, opt.span, ref)
         for ref in exits:
             ref[0] = len(code.ops)
 
@@ -117,7 +117,7 @@ class DecisionCompiler(OpEmitter):
         seat = self.chooser(self.x(s.by), s.span)
         guard = self.x(s.guard) if s.guard is not None else None
         label, span = s.label, s.span
-        skip = [0]
+        skip = self.target([0])
 
         def bind(vm, fr, value):
             fr.pc = fr.pc + 1 if value else skip[0]

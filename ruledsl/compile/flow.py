@@ -14,12 +14,6 @@ from .watch import watched, write_key
 _uid = itertools.count()
 
 
-def _goto(target):
-    def op(vm, fr):
-        fr.pc = target[0]
-    return op
-
-
 def _land(vm, fr, slot, getter, on_land):
     """The end of a walk: forget its state, go on after it, and run `on land` if any."""
     env = fr.env
@@ -42,11 +36,11 @@ class FlowCompiler(OpEmitter):
             self.block(code, body)
             exit_ref = [0]
             exits.append(exit_ref)
-            self.emit(code, "jump", s.span, _goto(exit_ref))
-            skip = len(code.ops)
+            self.jump(code, s.span, exit_ref)
+            skip = self.target([len(code.ops)])
 
             def branch(vm, fr, test=test, skip=skip):
-                fr.pc = fr.pc + 1 if test(vm.w, fr.env) else skip
+                fr.pc = fr.pc + 1 if test(vm.w, fr.env) else skip[0]
             code.ops[at] = branch
         if s.other is not None:
             self.block(code, s.other)
@@ -114,8 +108,9 @@ class FlowCompiler(OpEmitter):
             self.block(code, s.body)
         finally:
             self.loop_exits.pop()
-        self.emit(code, "jump", s.span, _goto([head]))
+        self.jump(code, s.span, [head])
         exit_ref[0] = len(code.ops)
+        self.target(exit_ref)
 
     def s_Break(self, code, s):
         """Leaves the innermost loop: forget its iteration state, go to its exit."""

@@ -9,6 +9,12 @@ from ..syntax import ast
 from .watch import watched, writes
 
 
+def _goto(target):
+    def op(vm, fr):
+        fr.pc = target[0]
+    return op
+
+
 class OpEmitter:
     """Appends ops to a rule's Code; a statement kind K is compiled by the method `s_K`
     (the subclasses: flow.FlowCompiler, decide.DecisionCompiler and
@@ -19,17 +25,53 @@ class OpEmitter:
         self.fuse = fuse
         self.collecting: list | None = None  # where simple() puts effects (see simple_run)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
+        self.through = None  # (code, index, make) of the last op that always goes on to the next
 
     def code(self, name, decl, body) -> Code:
         code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
+        self.jumps: dict = {}  # index of a jump op -> its target cell
+        self.targets: list = []  # target cells of conditional ops (if, loop heads, may)
         self.block(code, body)
+        self.thread_jumps()
         return code
+
+    def thread_jumps(self):
+        """A target that is a jump op becomes that jump's target (jump threading): an `if`
+        that is false at the end of a loop body goes straight back to the loop's head."""
+        jumps = self.jumps
+        for cell in [*self.targets, *jumps.values()]:
+            seen: set = set()
+            while cell[0] in jumps and cell[0] not in seen:  # `loop {}` jumps to itself
+                seen.add(cell[0])
+                cell[0] = jumps[cell[0]][0]
+
+    def target(self, cell: list) -> list:
+        """Registers a cell holding a pc some op may go to, for jump threading."""
+        self.targets.append(cell)
+        return cell
 
     def emit(self, code, kind, span, op) -> int:
         code.ops.append(op)
         code.spans.append(span)
         code.kinds.append(kind)
         return len(code.ops) - 1
+
+    def emit_through(self, code, kind, span, make) -> int:
+        """Emits `make(None)`, an op that always goes on to the next op. If a jump is
+        emitted right after it, the op is rebuilt as `make(target)`, going to the jump's
+        target itself: one op less to step at the end of a loop body or an if branch."""
+        i = self.emit(code, kind, span, make(None))
+        self.through = (code, i, make)
+        return i
+
+    def jump(self, code, span, target):
+        """An unconditional jump to `target[0]` (a cell: the target may be patched later).
+        The jump op stays even when the op before it was threaded: other ops may go to it."""
+        if self.through is not None:
+            last_code, i, make = self.through
+            if last_code is code and i == len(code.ops) - 1:
+                code.ops[i] = make(target)
+        self.jumps[self.emit(code, "jump", span, _goto(target))] = target
 
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op
@@ -60,27 +102,31 @@ class OpEmitter:
         if len(effects) == 1:
             effect, span, kind = effects[0]
 
-            def op(vm, fr):
-                effect(vm, fr.env)
-                if changes:
-                    vm.w.version += 1
-                fr.pc += 1
-            self.emit(code, kind, span, op)
+            def one(target):
+                def op(vm, fr):
+                    effect(vm, fr.env)
+                    if changes:
+                        vm.w.version += 1
+                    fr.pc = fr.pc + 1 if target is None else target[0]
+                return op
+            self.emit_through(code, kind, span, one)
             return
         steps = [e for e, _, _ in effects]
         spans = [sp for _, sp, _ in effects]
 
-        def ops(vm, fr):
-            env, i = fr.env, 0
-            try:
-                for i, effect in enumerate(steps):
-                    effect(vm, env)
-            except RUNTIME_FAILURES as err:
-                raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
-            if changes:
-                vm.w.version += 1
-            fr.pc += 1
-        self.emit(code, "effects", spans[0], ops)
+        def several(target):
+            def ops(vm, fr):
+                env, i = fr.env, 0
+                try:
+                    for i, effect in enumerate(steps):
+                        effect(vm, env)
+                except RUNTIME_FAILURES as err:
+                    raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
+                if changes:
+                    vm.w.version += 1
+                fr.pc = fr.pc + 1 if target is None else target[0]
+            return ops
+        self.emit_through(code, "effects", spans[0], several)
 
     def changes_world(self, s) -> bool:
         """Whether a straight statement can change what an end condition reads."""

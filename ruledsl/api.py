@@ -13,6 +13,8 @@ What this module exports is the stable part; everything else in the package may 
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 from typing import IO, TYPE_CHECKING
 
@@ -84,7 +86,23 @@ def load(game: str | os.PathLike, files: dict | None = None) -> "Game":
     loaded from those texts only, never from disk. Raises GameNotFound, or
     ruledsl.errors.RuleError whose `render()` is every `path:line:col: error: ...`."""
     path = os.fspath(game) if files is not None else find(game)
-    return Game(load_game(path, files=files))
+    with _collections_paused():
+        return Game(load_game(path, files=files))
+
+
+@contextlib.contextmanager
+def _collections_paused():
+    """The cyclic garbage collector off while a game loads: loading makes a few hundred
+    thousand objects that live as long as the game, and the collector's passes over them
+    as they are made find nothing (about 0.03 s of CPU of `ruledsl check games/*.game`).
+    What one load leaves for the collector is bounded; it runs again afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def shipped_games() -> list:

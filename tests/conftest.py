@@ -1,6 +1,8 @@
 """Test set-up: tests/support.py (the helpers) importable by name, and shared fixtures."""
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +10,17 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from support import GAMES  # noqa: E402
+
+# ruledsl's caches (ruledsl/cache.py: the built parser, parse results, code objects) go to
+# a folder of this session's own, made empty here and removed at the end: the suite starts
+# cold, reads nothing an earlier run or another checkout left, and leaves its temporary
+# games out of the user's cache. Subprocesses inherit it.
+SESSION_CACHE = tempfile.mkdtemp(prefix="ruledsl-test-cache-")
+os.environ["RULEDSL_CACHE_DIR"] = SESSION_CACHE
+
+
+def pytest_sessionfinish(session):
+    shutil.rmtree(SESSION_CACHE, ignore_errors=True)  # before exit, so the code caches find nowhere to go
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import click
 
 from .. import api
 from ..errors import UserError
-from ..pipeline import load_game
 
 DEBUG_ENV = "RULEDSL_DEBUG"  # set it to see tracebacks of internal errors
 
@@ -58,7 +57,7 @@ def guarded(command):
 # ---------------------------------------------------------------- shared steps
 def load(path: str):
     """A game by path, or by a shipped game's name (`ruledsl list`)."""
-    return load_game(api.find(path))
+    return api.load(path).compiled
 
 
 def player_count(game, players: int | None) -> int:

@@ -7,6 +7,8 @@ import os
 import sys
 from importlib import resources
 
+from .. import cache
+
 GRAMMAR_NAME = "ruledsl.lark"
 
 
@@ -15,7 +17,7 @@ def grammar_text() -> str:
     return (resources.files(__package__) / GRAMMAR_NAME).read_text(encoding="utf-8")
 
 
-CACHE_ENV = "RULEDSL_CACHE_DIR"  # where the built parser is kept; empty: nowhere
+CACHE_ENV = cache.CACHE_ENV  # where the built parser (and the other caches) are kept; empty: nowhere
 
 
 def parser_cache() -> str | False:
@@ -23,19 +25,9 @@ def parser_cache() -> str | False:
 
     Building the tables takes a few tenths of a second of CPU at every start. The file
     is a pickle, so it lives only in a directory of this user's own (0700, under
-    $XDG_CACHE_HOME or ~/.cache, or $RULEDSL_CACHE_DIR), never in a shared temp
-    directory; Lark rebuilds it whenever the grammar's hash differs."""
-    folder = os.environ.get(CACHE_ENV)
+    $XDG_CACHE_HOME or ~/.cache, or $RULEDSL_CACHE_DIR: ruledsl/cache.py), never in a
+    shared temp directory; Lark rebuilds it whenever the grammar's hash differs."""
+    folder = cache.folder()
     if folder is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "ruledsl")
-    if not folder:
-        return False
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        if os.stat(folder).st_uid != os.getuid() or not os.access(folder, os.W_OK):
-            return False
-    except (OSError, AttributeError):  # no such home, read-only, or no getuid (Windows)
         return False
     return os.path.join(folder, f"parser-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
-

@@ -14,8 +14,7 @@ import os
 import attrs
 
 from ..errors import Diagnostic, RuleError, Span, Suggestions
-from . import ast, shipped
-from .parse import parse_file, parse_text
+from . import ast, parse_cache, shipped
 
 MAX_CHAIN = 16
 GAME_SUFFIX = ".game"
@@ -77,10 +76,16 @@ def _parse(path, files):
         refused = _not_a_game_file(path)
         if refused:
             raise RuleError([Diagnostic(Span(path, 1, 1), "E002", f"cannot read file: {refused}")])
-        return parse_file(path)
-    if path not in files:
+        text = parse_cache.read_source(path)
+    elif path not in files:
         raise RuleError([Diagnostic(Span(path, 1, 1), "E002", "cannot read file: not among the recorded rules")])
-    return parse_text(path, files[path])
+    else:
+        text = files[path]
+    module = parse_cache.lookup(path, text)
+    if module is not None:
+        return module
+    from .parse import parse_text  # Lark is imported only for a file the parse cache does not have
+    return parse_text(path, text)
 
 
 def _not_a_game_file(path: str) -> str | None:

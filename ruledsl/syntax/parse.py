@@ -8,7 +8,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import Diagnostic, RuleError, Span
-from . import ast
+from . import ast, parse_cache
 from .grammar import grammar_text, parser_cache
 from .parse_decls import Builder
 
@@ -63,6 +63,16 @@ def syntax_diagnostic(path: str, err: UnexpectedInput, line_offset=0, col_offset
 
 
 def parse_text(path: str, text: str) -> ast.Module:
+    """The parsed module of `text` (the file at `path`): from the parse cache
+    (parse_cache.py) when it has this text, else parsed and then kept there."""
+    module = parse_cache.lookup(path, text)
+    if module is None:
+        module = _parse_text(path, text)
+        parse_cache.store(module)
+    return module
+
+
+def _parse_text(path: str, text: str) -> ast.Module:
     tree = _parse_file_tree(path, text)
     builder = Builder(path, functools.partial(_read_expr, path))
     try:
@@ -77,13 +87,7 @@ def parse_text(path: str, text: str) -> ast.Module:
 
 
 def parse_file(path: str) -> ast.Module:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as err:
-        reason = getattr(err, "strerror", None) or str(err)
-        raise RuleError([Diagnostic(Span(path, 1, 1), "E002", f"cannot read file: {reason}")]) from None
-    return parse_text(path, text)
+    return parse_text(path, parse_cache.read_source(path))
 
 
 def _read_expr(path: str, src: str, line_offset: int, col_offset: int):

@@ -1,0 +1,81 @@
+"""What a cold `ruledsl check games/*.game` costs: CPU (user + sys) of one process, minus
+that of `python3 -c pass` (interpreter start), with the caches of ruledsl/cache.py
+(a) off (RULEDSL_CACHE_DIR=""), (b) on but empty (a fresh folder: the first run), and
+(c) warm (the second run in that folder). The runs are interleaved, a few rounds, and
+the median of each is printed (the machine is shared and noisy). Then, for one process
+with a warm cache, where the time goes: imports, load (parse), check and compile.
+
+    python3 benchmarks/cold_check.py [--rounds 5] [FILES...]   (default: games/*.game)
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BREAKDOWN = """
+import sys, time
+t0 = time.process_time()
+import ruledsl.cli
+from ruledsl.check.decls import check
+from ruledsl.compile.game import compile_game
+from ruledsl.syntax.load import load
+t1 = time.process_time()
+spent = dict(load=0.0, check=0.0, compile=0.0)
+for path in sys.argv[1:]:
+    a = time.process_time(); loaded = load(path)
+    b = time.process_time(); model = check(loaded)
+    c = time.process_time(); compile_game(model, loaded.path, loaded.sources)
+    d = time.process_time()
+    spent["load"] += b - a; spent["check"] += c - b; spent["compile"] += d - c
+print(" ".join([f"imports {t1 - t0:.3f}"] + [f"{k} {v:.3f}" for k, v in spent.items()]))
+"""
+
+
+def cpu_of(argv: list, env: dict) -> float:
+    """User + sys CPU seconds of one child process running argv."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    files = args.files or sorted(glob.glob(str(ROOT / "games" / "*.game")))
+    script = os.path.join(os.path.dirname(sys.executable), "ruledsl")  # the installed command, else -m
+    check = [script] if os.path.exists(script) else [sys.executable, "-m", "ruledsl"]
+    check += ["check", *files]
+    times = {"python3 -c pass": [], "(a) no cache": [], "(b) empty cache": [], "(c) warm cache": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.rounds):
+            folder = os.path.join(tmp, f"cache{i}")
+            times["python3 -c pass"].append(cpu_of([sys.executable, "-c", "pass"], dict(os.environ)))
+            times["(a) no cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR="")))
+            times["(b) empty cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR=folder)))
+            times["(c) warm cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR=folder)))
+        base = statistics.median(times["python3 -c pass"])
+        print(f"{len(files)} files, {args.rounds} rounds; CPU seconds (user + sys), median [min..max]")
+        for name, runs in times.items():
+            extra = "" if name.startswith("python") else f"   beyond interpreter start: {statistics.median(runs) - base:.2f}"
+            print(f"  {name:16} {statistics.median(runs):.2f} [{min(runs):.2f}..{max(runs):.2f}]{extra}")
+        env = dict(os.environ, RULEDSL_CACHE_DIR=os.path.join(tmp, "cache0"))
+        for name, setting in (("warm cache", env), ("no cache", dict(os.environ, RULEDSL_CACHE_DIR=""))):
+            out = subprocess.run([sys.executable, "-c", BREAKDOWN, *files], cwd=ROOT, env=setting, check=True,
+                                 capture_output=True, text=True).stdout.strip()
+            print(f"one process, {name}: {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""What ruledsl keeps between runs, in one folder of this user's own: the built parser
+(Lark's LALR tables), the parse results of game files, and the compiled code objects of
+the generated expression functions. Each is only a cache: a missing, unreadable,
+truncated or corrupt entry is silently made again, never shown and never trusted.
+
+The folder is $RULEDSL_CACHE_DIR, else $XDG_CACHE_HOME/ruledsl or ~/.cache/ruledsl,
+made 0700 and used only when this user owns it; RULEDSL_CACHE_DIR="" turns every cache
+off. Entries are pickles and marshalled code, so they live only there, never in a
+shared temp directory (as Jinja2's bytecode cache does). Each entry starts with the
+SHA-256 of its payload, so that a damaged one is a miss rather than a wrong result,
+and is written to a temporary file first and then renamed over, so that processes
+running side by side never see half an entry.
+"""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import importlib.util
+import io
+import marshal
+import os
+import pickle
+import sys
+import tempfile
+
+CACHE_ENV = "RULEDSL_CACHE_DIR"  # where the caches are kept; empty: nowhere
+MAX_ENTRIES = 500  # per kind of entry; the oldest written go first
+DIGEST = 32  # bytes of SHA-256 in front of each entry's payload
+
+
+def folder(kind: str = "") -> str | None:
+    """The cache folder (or its subfolder `kind`), made if need be, or None for no cache."""
+    base = os.environ.get(CACHE_ENV)
+    if base is None:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = os.path.join(home, "ruledsl")
+    if not base:
+        return None
+    path = os.path.join(base, kind) if kind else base
+    try:
+        for where in (base, path) if kind else (base,):  # each made 0700 (makedirs leaves parents 0777 - umask)
+            os.makedirs(where, mode=0o700, exist_ok=True)
+            if os.stat(where).st_uid != os.getuid() or not os.access(where, os.W_OK):
+                return None
+    except (OSError, AttributeError):  # no such home, read-only, or no getuid (Windows)
+        return None
+    return path
+
+
+def read(where: str, name: str) -> bytes | None:
+    """The payload of the entry `name` in the folder `where`, or None when there is none or
+    it does not match its digest."""
+    try:
+        with open(os.path.join(where, name), "rb") as fh:
+            data = fh.read()
+    except (OSError, ValueError):
+        return None
+    payload = data[DIGEST:]
+    if len(data) < DIGEST or hashlib.sha256(payload).digest() != data[:DIGEST]:
+        return None
+    return payload
+
+
+def write(where: str, name: str, payload: bytes) -> None:
+    """Writes an entry atomically (a temporary file renamed over it); failures are ignored."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=where)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(hashlib.sha256(payload).digest())
+            fh.write(payload)
+        os.replace(tmp, os.path.join(where, name))
+        tmp = None
+        _prune(where)
+    except OSError:
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _prune(where: str) -> None:
+    """Past MAX_ENTRIES entries in a folder (each edit of a game file adds one), keeps the
+    newest three quarters of them, so that pruning is rare."""
+    with os.scandir(where) as found:
+        entries = [e for e in found if not e.name.startswith(".")]
+    if len(entries) <= MAX_ENTRIES:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime)
+    for e in entries[:len(entries) - MAX_ENTRIES * 3 // 4]:
+        try:
+            os.unlink(e.path)
+        except OSError:
+            pass
+
+
+def key(*parts: str | bytes) -> str:
+    """A file name for an entry: the hash of its parts."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+# ------------------------------------------------------------------ pickles
+# A parse result is the same for the same text under any path, but its spans name the
+# path: the path is pickled as a placeholder and put back by whoever loads it.
+#
+# Its nodes are frozen slotted attrs classes, which pickle by default through attrs'
+# __setstate__ (a dict of fields, set by name). Here such a node is its field values in
+# order, set straight into the slots on loading: a fifth less CPU for the whole load.
+_FIELDS: dict = {}  # class -> its attrs field names when they are exactly its slots, else None
+_SETTERS: dict = {}  # class -> the slots' setters, in field order
+
+
+def _slot_fields(cls):
+    if cls not in _FIELDS:
+        fields = getattr(cls, "__attrs_attrs__", None)
+        names = None
+        if fields is not None and "__dict__" not in dir(cls):
+            slots = {n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())} - {"__weakref__"}
+            if slots == {f.name for f in fields}:
+                names = tuple(f.name for f in fields)
+        _FIELDS[cls] = names
+    return _FIELDS[cls]
+
+
+def _node(cls, values: tuple):
+    """An instance of a slotted attrs class from its field values (see above)."""
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        names = _slot_fields(cls)
+        if names is None:
+            raise pickle.UnpicklingError(f"{cls.__name__} is not a slotted attrs class")
+        setters = _SETTERS[cls] = tuple(getattr(cls, n).__set__ for n in names)
+    if len(values) != len(setters):
+        raise pickle.UnpicklingError(f"{cls.__name__} has other fields than when it was stored")
+    obj = object.__new__(cls)
+    for set_slot, value in zip(setters, values):
+        set_slot(obj, value)
+    return obj
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, fh, path: str):
+        super().__init__(fh, protocol=pickle.HIGHEST_PROTOCOL)
+        self.path = path
+
+    def persistent_id(self, obj):
+        return 0 if obj is self.path else None
+
+    def reducer_override(self, obj):
+        names = _slot_fields(type(obj))
+        if names is None:
+            return NotImplemented
+        return _node, (type(obj), tuple(getattr(obj, n) for n in names))
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, fh, path: str):
+        super().__init__(fh)
+        self.path = path
+
+    def persistent_load(self, pid):
+        if pid != 0:
+            raise pickle.UnpicklingError("unknown placeholder")
+        return self.path
+
+    def find_class(self, module, name):
+        if module.split(".")[0] not in ("ruledsl", "builtins", "copyreg", "collections"):
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of a ruledsl entry")
+        return super().find_class(module, name)
+
+
+def dumps_at(value, path: str) -> bytes | None:
+    """`value` pickled with the string object `path` (wherever it is referred to) left as a
+    placeholder; None when `path` is also written out as a string of its own (an equal
+    copy, not the same object): that one would not be replaced on loading."""
+    out = io.BytesIO()
+    _Pickler(out, path).dump(value)
+    data = out.getvalue()
+    return None if path.encode("utf-8", "surrogatepass") in data else data
+
+
+def loads_at(data: bytes, path: str):
+    """A value of dumps_at with `path` in place of the placeholder; raises on a bad pickle."""
+    return _Unpickler(io.BytesIO(data), path).load()
+
+
+# ------------------------------------------------------------------ code objects
+# The generated expression functions of a game: one file per game ("group") holding
+# {hash of (file name, source): code object}, marshalled. Marshal is specific to the
+# Python version, hence its magic number in the file's name.
+CODE = "code"
+CODE_SALT = b"ruledsl code cache 1"
+
+
+class _CodeStore:
+    def __init__(self, where: str, name: str):
+        self.where, self.name = where, name
+        self.stored: dict = {}
+        payload = read(where, name)
+        if payload is not None:
+            try:
+                stored = marshal.loads(payload)
+                if isinstance(stored, dict):
+                    self.stored = stored
+            except Exception:  # noqa: BLE001 - a bad entry is a miss
+                pass
+        self.used: dict = {}  # what this process compiled or looked up
+        self.new = False
+
+    def compiled(self, source: str, filename: str):
+        k = hashlib.sha256(f"{filename}\0{source}".encode("utf-8", "surrogatepass")).digest()
+        code = self.used.get(k)
+        if code is None:
+            code = self.stored.get(k)
+            if code is None:
+                code = compile(source, filename, "exec")
+                self.new = True
+            self.used[k] = code
+        return code
+
+    def save(self) -> None:
+        """Writes back what this process used, with the stored entries it did not use while
+        they are no more than those (old spans of an edited file go, alternatives stay)."""
+        if not self.new:
+            return
+        unused = {k: c for k, c in self.stored.items() if k not in self.used}
+        keep = dict(unused) if len(unused) <= len(self.used) else {}
+        keep.update(self.used)
+        try:
+            payload = marshal.dumps(keep)
+        except ValueError:
+            return
+        write(self.where, self.name, payload)
+        self.stored, self.new = keep, False
+
+
+_stores: dict = {}  # (cache folder setting, group) -> _CodeStore
+
+
+def compiled(source: str, filename: str, group: str):
+    """`compile(source, filename, "exec")`, through the code cache of `group` (a game's
+    path) when caching is on. Errors of compile() are raised as they are, never cached."""
+    setting = os.environ.get(CACHE_ENV)
+    store = _stores.get((setting, group))
+    if store is None:
+        where = folder(CODE)
+        if where is None:
+            return compile(source, filename, "exec")
+        if not _stores:
+            atexit.register(save_code)
+        name = key(CODE_SALT, importlib.util.MAGIC_NUMBER, str(sys.flags.optimize), os.path.abspath(group))
+        store = _stores[(setting, group)] = _CodeStore(where, name + ".marshal")
+    return store.compiled(source, filename)
+
+
+def save_code() -> None:
+    """Writes back every code store this process added to (also done at exit)."""
+    for store in list(_stores.values()):
+        store.save()

@@ -1,0 +1,162 @@
+"""Parse results kept between runs (ruledsl/syntax/parse_cache.py, ruledsl/cache.py): a hit
+is the same module as a fresh parse, spans and all; a damaged entry, a changed text or a
+syntax error is parsed again; RULEDSL_CACHE_DIR="" keeps nothing. Every test uses a cache
+folder of its own (tmp_path), never the user's."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ruledsl import cache
+from ruledsl.errors import RuleError
+from ruledsl.pipeline import load_game
+from ruledsl.syntax import parse, parse_cache
+from support import ROOT, random_playout
+
+GAME = ROOT / "games" / "mafialand.game"
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
+    return folder
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """The paths parsed for real (not found in the cache), in order."""
+    done = []
+    real = parse._parse_text
+
+    def counted(path, text):
+        done.append(path)
+        return real(path, text)
+    monkeypatch.setattr(parse, "_parse_text", counted)
+    return done
+
+
+def entries(folder):
+    return sorted(p.name for p in (folder / parse_cache.KIND).iterdir())
+
+
+def test_a_hit_is_the_module_a_fresh_parse_gives_spans_and_all(cache_dir, parses):
+    text = GAME.read_text(encoding="utf-8")
+    first = parse.parse_text("games/mafialand.game", text)
+    again = parse.parse_text("games/mafialand.game", text)
+    assert parses == ["games/mafialand.game"]  # the second came from the cache
+    assert again == first and repr(again) == repr(first)  # repr shows every span
+    assert again.decls is not first.decls
+
+
+def test_the_same_text_under_another_path_names_that_path(cache_dir, parses):
+    text = GAME.read_text(encoding="utf-8")
+    parse.parse_text("a/one.game", text)
+    other = parse.parse_text("b/other.game", text)
+    assert parses == ["a/one.game"]
+    assert repr(other) == repr(parse._parse_text("b/other.game", text))
+    assert "a/one.game" not in repr(other)
+
+
+def test_a_changed_text_is_parsed_again(cache_dir, parses):
+    text = GAME.read_text(encoding="utf-8")
+    parse.parse_text("g.game", text)
+    changed = parse.parse_text("g.game", "\n" + text)  # every line one further down
+    assert parses == ["g.game", "g.game"]
+    assert changed.decls[0].span.line == parse._parse_text("g.game", text).decls[0].span.line + 1
+    assert len(entries(cache_dir)) == 2
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: data[:len(data) // 2],  # truncated
+    lambda data: b"",
+    lambda data: data[:40] + bytes([data[40] ^ 1]) + data[41:],  # one bit of the payload
+    lambda data: data[:32] + b"not a pickle",  # with a digest that does not match
+])
+def test_a_damaged_entry_is_parsed_again_and_replaced(cache_dir, parses, damage):
+    text = GAME.read_text(encoding="utf-8")
+    fresh = parse.parse_text("g.game", text)
+    (entry,) = (cache_dir / parse_cache.KIND).iterdir()
+    entry.write_bytes(damage(entry.read_bytes()))
+    assert repr(parse.parse_text("g.game", text)) == repr(fresh)
+    assert parses == ["g.game", "g.game"]
+    assert repr(parse.parse_text("g.game", text)) == repr(fresh)  # the entry was written again
+    assert parses == ["g.game", "g.game"]
+
+
+@pytest.mark.parametrize("payload", [b"not a pickle", cache.dumps_at(["not", "decls"], "g.game"),
+                                     b"\x80\x05cos\nsystem\n."])  # a class from outside ruledsl
+def test_an_entry_with_its_digest_but_no_module_in_it_is_a_miss(cache_dir, parses, payload):
+    text = GAME.read_text(encoding="utf-8")
+    parse.parse_text("g.game", text)
+    (entry,) = (cache_dir / parse_cache.KIND).iterdir()
+    cache.write(str(entry.parent), entry.name, payload)
+    assert parse.parse_text("g.game", text).decls[0].span.path == "g.game"
+    assert parses == ["g.game", "g.game"]
+
+
+def test_a_syntax_error_is_not_kept(cache_dir, parses):
+    for _ in range(2):
+        with pytest.raises(RuleError):
+            parse.parse_text("bad.game", "rule flow() { let }\n")
+    assert parses == ["bad.game", "bad.game"]
+    assert not (cache_dir / parse_cache.KIND).exists() or entries(cache_dir) == []
+
+
+def test_an_empty_setting_keeps_nothing_anywhere(tmp_path, monkeypatch, parses):
+    monkeypatch.setenv(cache.CACHE_ENV, "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    text = GAME.read_text(encoding="utf-8")
+    parse.parse_text("g.game", text)
+    parse.parse_text("g.game", text)
+    load_game(str(GAME))
+    cache.save_code()
+    assert parses == ["g.game", "g.game", str(GAME)]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_cache_folders_are_the_users_own(cache_dir):
+    parse.parse_text("g.game", GAME.read_text(encoding="utf-8"))
+    for folder in (cache_dir, cache_dir / parse_cache.KIND):
+        assert oct(folder.stat().st_mode & 0o777) == "0o700"
+
+
+def played(program) -> list:
+    """The state's digest before every choice of a seeded random game, and how it ended."""
+    seen = []
+    m = random_playout(program, 3, seed=5, max_decisions=300, each_step=lambda m: seen.append(m.w.digest()))
+    return seen + [m.w.digest(), m.result]
+
+
+def test_a_game_loaded_from_the_caches_plays_as_a_freshly_parsed_one(cache_dir, monkeypatch, parses):
+    monkeypatch.setenv(cache.CACHE_ENV, "")
+    fresh = played(load_game(str(GAME)).program)
+    monkeypatch.setenv(cache.CACHE_ENV, str(cache_dir))
+    load_game(str(GAME))  # fills the caches
+    cache.save_code()
+    monkeypatch.setattr(cache, "_stores", {})  # as in a new process
+    assert played(load_game(str(GAME)).program) == fresh
+    assert parses == [str(GAME)] * 2  # without the cache, then to fill it
+    assert len(entries(cache_dir)) == 1 and len(list((cache_dir / cache.CODE).iterdir())) == 1
+
+
+@pytest.mark.slow  # real processes
+def test_check_twice_in_processes_reads_the_caches_and_imports_no_parser(tmp_path):
+    """The second `ruledsl check` finds every file in the parse cache: Lark is not even
+    imported, nor any module of play/ but graph (whose output formats the CLI names)."""
+    env = dict(os.environ, RULEDSL_CACHE_DIR=str(tmp_path / "cache"))
+    games = sorted(str(p) for p in ROOT.glob("games/*.game"))
+    probe = ("import sys, runpy; sys.argv = ['ruledsl', 'check', *sys.argv[1:]]\n"
+             "try:\n    runpy.run_module('ruledsl', run_name='__main__')\nexcept SystemExit as e:\n"
+             "    print(sorted(m for m in sys.modules if m == 'lark' or m.startswith('ruledsl.play.')), e.code)")
+    runs = [subprocess.run([sys.executable, "-c", probe, *games], cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=300) for _ in range(2)]
+    assert [r.stderr for r in runs] == ["", ""]
+    first, second = (r.stdout.splitlines() for r in runs)
+    assert first[:-1] == second[:-1] == [f"ok: {g}" for g in games]
+    assert first[-1] == "['lark', 'ruledsl.play.graph'] 0"
+    assert second[-1] == "['ruledsl.play.graph'] 0"

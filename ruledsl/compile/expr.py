@@ -18,7 +18,7 @@ have skipped).
 """
 from __future__ import annotations
 
-from .. import budget
+from .. import budget, cache
 from ..check.builtins import BUILTINS
 from ..check.types import Binding
 from ..errors import Diagnostic, GameRuntimeError, RuleError
@@ -140,7 +140,7 @@ def _build(template, body, gen, checked, span):
     ns["_WORK"] = budget.WorkLimit
     ns["_checked"] = checked
     try:
-        code = compile(template.format(body=body), f"<ruledsl code at {span.where()}>", "exec")
+        code = cache.compiled(template.format(body=body), f"<ruledsl code at {span.where()}>", gen.p.path)
     except (SyntaxError, RecursionError, MemoryError):
         raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
                                                   "with 'let' or defs")]) from None

@@ -236,7 +236,7 @@ class _CodeStore:
         keep.update(self.used)
         try:
             payload = marshal.dumps(keep)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         write(self.where, self.name, payload)
         self.stored, self.new = keep, False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import pickle
 import sys
 from pathlib import Path
 
@@ -85,6 +86,9 @@ def store(module: ast.Module) -> None:
     where, name = _entry(module.source)
     if where is None:
         return
-    data = cache.dumps_at(module.decls, module.path)
+    try:
+        data = cache.dumps_at(module.decls, module.path)
+    except (RecursionError, pickle.PicklingError, TypeError, AttributeError):  # e.g. nested too deeply for pickle
+        return
     if data is not None:
         cache.write(where, name, data)

@@ -160,3 +160,10 @@ def test_check_twice_in_processes_reads_the_caches_and_imports_no_parser(tmp_pat
     assert first[:-1] == second[:-1] == [f"ok: {g}" for g in games]
     assert first[-1] == "['lark', 'ruledsl.play.graph'] 0"
     assert second[-1] == "['ruledsl.play.graph'] 0"
+
+
+def test_a_module_nested_too_deeply_to_pickle_is_parsed_not_kept(cache_dir, parses):
+    text = 'game "T" players 2..4\nrule flow() { let n = ' + " + ".join(["1"] * 400) + " }\n"
+    first = parse.parse_text("deep.game", text)
+    assert parse.parse_text("deep.game", text) == first
+    assert parses == ["deep.game", "deep.game"]

@@ -52,12 +52,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--no-pyc", action="store_true",
+                        help="keep PYTHONDONTWRITEBYTECODE if set: ruledsl's modules compiled from source each run")
     args = parser.parse_args()
     files = args.files or sorted(glob.glob(str(ROOT / "games" / "*.game")))
     script = os.path.join(os.path.dirname(sys.executable), "ruledsl")  # the installed command, else -m
     check = [script] if os.path.exists(script) else [sys.executable, "-m", "ruledsl"]
     check += ["check", *files]
     times = {"python3 -c pass": [], "(a) no cache": [], "(b) empty cache": [], "(c) warm cache": []}
+    # Python's own bytecode cache (__pycache__) as an installed package has it: written
+    # by a first run, even where PYTHONDONTWRITEBYTECODE is set (as in some sandboxes).
+    base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE" or args.no_pyc}
+    os.environ.clear()
+    os.environ.update(base_env)
+    subprocess.run([*check[:-len(files)], *files], cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.rounds):
             folder = os.path.join(tmp, f"cache{i}")

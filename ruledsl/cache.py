@@ -193,9 +193,11 @@ def loads_at(data: bytes, path: str):
 
 
 # ------------------------------------------------------------------ code objects
-# The generated expression functions of a game: one file per game ("group") holding
-# {hash of (file name, source): code object}, marshalled. Marshal is specific to the
-# Python version, hence its magic number in the file's name.
+# The generated expression functions of a game: one file per game ("group": its path as
+# given) holding {hash of (file name, source): code object}, marshalled. compile() is a
+# pure function of those (and of this module's future flags, the same as the generator's),
+# so a hit is what it would give. Marshal is specific to the Python version, hence its
+# magic number in the file's name.
 CODE = "code"
 CODE_SALT = b"ruledsl code cache 1"
 
@@ -256,7 +258,7 @@ def compiled(source: str, filename: str, group: str):
             return compile(source, filename, "exec")
         if not _stores:
             atexit.register(save_code)
-        name = key(CODE_SALT, importlib.util.MAGIC_NUMBER, str(sys.flags.optimize), os.path.abspath(group))
+        name = key(CODE_SALT, importlib.util.MAGIC_NUMBER, str(sys.flags.optimize), group)
         store = _stores[(setting, group)] = _CodeStore(where, name + ".marshal")
     return store.compiled(source, filename)
 

@@ -86,12 +86,12 @@ def load(game: str | os.PathLike, files: dict | None = None) -> "Game":
     loaded from those texts only, never from disk. Raises GameNotFound, or
     ruledsl.errors.RuleError whose `render()` is every `path:line:col: error: ...`."""
     path = os.fspath(game) if files is not None else find(game)
-    with _collections_paused():
+    with collections_paused():
         return Game(load_game(path, files=files))
 
 
 @contextlib.contextmanager
-def _collections_paused():
+def collections_paused():
     """The cyclic garbage collector off while a game loads: loading makes a few hundred
     thousand objects that live as long as the game, and the collector's passes over them
     as they are made find nothing (about 0.03 s of CPU of `ruledsl check games/*.game`).

@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from ..api import collections_paused
 from ..play.graph import FORMATS
 from ..runtime.machine import Machine, RandomChance
 from ..version import __version__
@@ -71,7 +72,8 @@ def check(paths):
 
 def check_one(path: str) -> str | None:
     try:
-        load(path)
+        with collections_paused():  # until the game is dropped: then nothing is left to look at
+            load(path)
     except Exception as err:  # noqa: BLE001 - every input gets a message, not a traceback
         message = user_message(err)
         if message is None:

@@ -6,7 +6,7 @@ truncated or corrupt entry is silently made again, never shown and never trusted
 The folder is $RULEDSL_CACHE_DIR, else $XDG_CACHE_HOME/ruledsl or ~/.cache/ruledsl,
 made 0700 and used only when this user owns it; RULEDSL_CACHE_DIR="" turns every cache
 off. Entries are pickles and marshalled code, so they live only there, never in a
-shared temp directory (as Jinja2's bytecode cache does). Each entry starts with the
+shared temp directory (the care Jinja2's bytecode cache takes). Each entry starts with the
 SHA-256 of its payload, so that a damaged one is a miss rather than a wrong result,
 and is written to a temporary file first and then renamed over, so that processes
 running side by side never see half an entry.
@@ -113,7 +113,7 @@ def key(*parts: str | bytes) -> str:
 #
 # Its nodes are frozen slotted attrs classes, which pickle by default through attrs'
 # __setstate__ (a dict of fields, set by name). Here such a node is its field values in
-# order, set straight into the slots on loading: a fifth less CPU for the whole load.
+# order, set straight into the slots on loading: a fifth less CPU to unpickle.
 _FIELDS: dict = {}  # class -> its attrs field names when they are exactly its slots, else None
 _SETTERS: dict = {}  # class -> the slots' setters, in field order
 

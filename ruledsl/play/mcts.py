@@ -32,7 +32,6 @@ import random
 
 from ..errors import GameRuntimeError
 from ..runtime.machine import RandomChance, copy_value
-from ..runtime.world import World
 
 DEFAULT_SIMULATIONS = 200
 DEFAULT_DEPTH = 100
@@ -221,19 +220,10 @@ def redeal(w, p, spots: list, rng: random.Random):
         w.loc[card] = key
 
 
-_START: dict = {}  # (id(program), players) -> (program, every seat's start player fields)
-
-
 def start_fields(program, n: int) -> list:
     """Every seat's player fields as the game starts (the declared start values, before
-    set-up), computed once per program and player count."""
-    key = (id(program), n)
-    hit = _START.get(key)
-    if hit is None or hit[0] is not program:
-        fresh = World(program, n)
-        program.init_world(fresh)
-        hit = _START[key] = (program, [dict(f) for f in fresh.players])
-    return hit[1]
+    set-up); read only."""
+    return program.start_world(n).players
 
 
 def hide_secret_fields(w, seat: int, start: list):

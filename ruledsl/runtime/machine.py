@@ -104,7 +104,6 @@ def copy_value(value):
 
 class Machine:
     def __init__(self, program, n_players: int, chance, listener=None, max_ops: int = DEFAULT_MAX_OPS):
-        from .world import World
         if not program.min_players <= n_players <= program.max_players:
             raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
                              f"not {n_players}")
@@ -112,7 +111,7 @@ class Machine:
         self.chance = chance
         self.listener = listener or (lambda kind, data: None)
         self.listening = listener is not None  # chance reports are built only for a listener
-        self.w = World(program, n_players)
+        self.w = program.new_world(n_players)
         self.frames: list = []
         self.pending: Decision | None = None
         self.result: Result | None = None
@@ -124,7 +123,6 @@ class Machine:
         attach = getattr(chance, "attach", None)
         if attach is not None:
             attach(self)  # e.g. a replay source that names the rule asking for chance
-        program.init_world(self.w)
         self.frames.append(Frame(program.rules["flow"], 0, {}))
         if "setup" in program.rules:
             self.frames.append(Frame(program.rules["setup"], 0, {}))

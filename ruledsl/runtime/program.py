@@ -107,6 +107,7 @@ class Program:
     enums: dict = attrs.Factory(dict)
     card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
     tracks: dict = attrs.Factory(dict)  # (space, forward?) -> Track, built on first use (walk_to)
+    start_worlds: dict = attrs.Factory(dict)  # players -> the World as a game starts (new_world)
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
 
@@ -121,6 +122,22 @@ class Program:
         if zone.per in self.cardset_ids:
             return list(self.cardset_ids[zone.per])  # one zone per card: what lies on it
         return list(self.boards[zone.per].spaces)
+
+    def new_world(self, n: int):
+        """The World as a game of n players starts (before set-up), to play on."""
+        return self.start_world(n).clone()
+
+    def start_world(self, n: int):
+        """The World as a game of n players starts, built once per player count and never
+        changed (read it, or play on `new_world`). Start values are fixed by the rules and
+        the player count alone (no chance), so every game would compute the same ones."""
+        start = self.start_worlds.get(n)
+        if start is None:
+            from .world import World
+            start = World(self, n)
+            self.init_world(start)  # a start value that fails raises here, and nothing is kept
+            self.start_worlds[n] = start
+        return start
 
     def init_world(self, w):
         for name, fn in self.consts:

@@ -5,7 +5,6 @@ pairs. A World copies cheaply and renders to JSON for views, state and digests.
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 
@@ -13,6 +12,9 @@ from ..budget import STEP_WORK
 
 
 class World:
+    __slots__ = ("program", "n", "alive", "out_order", "consts", "shared", "players", "spaces", "cardf", "zones",
+                 "loc", "version", "work")
+
     def __init__(self, program, n_players: int):
         self.program = program
         self.n = n_players
@@ -33,15 +35,17 @@ class World:
         self.version += 1
 
     def clone(self) -> "World":
-        w = copy.copy(self)
-        w.alive = list(self.alive)
-        w.out_order = list(self.out_order)
-        w.shared = dict(self.shared)
-        w.players = [dict(p) for p in self.players]
-        w.spaces = {b: {s: dict(f) for s, f in sp.items()} for b, sp in self.spaces.items()}
-        w.cardf = {c: dict(f) for c, f in self.cardf.items()}
-        w.zones = {k: list(v) for k, v in self.zones.items()}
-        w.loc = dict(self.loc)
+        """A copy to change apart: every container copied (constants, never changed, shared)."""
+        w = World.__new__(World)  # not copy.copy: this runs once per game and per search step
+        w.program, w.n, w.consts, w.version, w.work = self.program, self.n, self.consts, self.version, self.work
+        w.alive = self.alive[:]
+        w.out_order = self.out_order[:]
+        w.shared = self.shared.copy()
+        w.players = [p.copy() for p in self.players]
+        w.spaces = {b: {s: f.copy() for s, f in sp.items()} for b, sp in self.spaces.items()}
+        w.cardf = {c: f.copy() for c, f in self.cardf.items()}
+        w.zones = {k: v[:] for k, v in self.zones.items()}
+        w.loc = self.loc.copy()
         return w
 
     # ------------------------------------------------------------ zones

@@ -580,15 +580,21 @@ def walk(node):
             yield from walk(getattr(node, f.name))
 
 
+_LEAVES = frozenset({str, int, bool, type(None)})
+
+
 def transform(node, fn):
     """`node` rebuilt bottom up, with `fn(n)` in place of each attrs node `n` (children first)."""
+    cls = node.__class__
+    if cls in _LEAVES:  # most parts are names, numbers and absent parts
+        return node
     if isinstance(node, tuple):
         items = tuple(transform(item, fn) for item in node)
         return node if all(a is b for a, b in zip(items, node)) else items
-    if not attrs.has(type(node)):
+    if not attrs.has(cls):
         return node
     changes = {}
-    for f in syntax_fields(type(node)):
+    for f in syntax_fields(cls):
         old = getattr(node, f.name)
         new = transform(old, fn)
         if new is not old:

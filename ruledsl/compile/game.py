@@ -279,7 +279,13 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
         return lambda w, env, v: w.cardf[need(w, env)].__setitem__(name, v)
 
     def s_CallStmt(self, code, s):
-        self.emit_call(code, s, s.call)
+        if self.collecting is None:
+            self.emit_call(code, s, s.call)
+            return
+        # a call of a straight rule (OpEmitter.is_simple): its effects run in place
+        call, body = s.call, self.straight_run(code, s.call.name)
+        args = self.x.record([p.name for p in self.m.rules[call.name].params], call.args, s.span)
+        self.simple(code, s, lambda vm, env: body[0](vm, args(vm.w, env)))
 
     def emit_call(self, code, s, call_expr, result=None):
         """A rule call; with `result`, the caller's local of that name takes what the rule

@@ -26,6 +26,8 @@ class OpEmitter:
         self.collecting: list | None = None  # where simple() puts effects (see simple_run)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.through = None  # (code, index, make) of the last op that always goes on to the next
+        self.straight_rules: dict = {}  # rule -> whether a call of it runs as a plain effect (straight_rule)
+        self.straight_runs: dict = {}  # rule -> cell of its body's effects run as one function
 
     def code(self, name, decl, body) -> Code:
         code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
@@ -73,10 +75,52 @@ class OpEmitter:
                 code.ops[i] = make(target)
         self.jumps[self.emit(code, "jump", span, _goto(target))] = target
 
+    def is_simple(self, s) -> bool:
+        """A statement that runs as an effect: a straight one (no jumps, calls or decisions),
+        or, when fusing, a call of a straight rule."""
+        if isinstance(s, ast.CallStmt):
+            return self.fuse and self.straight_rule(s.call.name)
+        return s.straight and not (isinstance(s, ast.Let) and self.m.calls_rule(s.value))
+
+    def straight_rule(self, name, calling=()) -> bool:
+        """Whether rule `name` is only simple statements (calls of straight rules included)
+        and gives no result: then a call of it runs its effects in place, with no frame of
+        its own, as no decision, jump or end can happen in it. A rule that reaches itself
+        again is never straight (it keeps its frames, and their depth limit)."""
+        known = self.straight_rules.get(name)
+        if known is not None:
+            return known
+        calling = (*calling, name)
+
+        def simple(s) -> bool:
+            if isinstance(s, ast.CallStmt):
+                return s.call.name not in calling and self.straight_rule(s.call.name, calling)
+            return self.is_simple(s)
+        rule = self.m.rules[name]
+        ok = self.straight_rules[name] = rule.returns is None and all(simple(s) for s in rule.body)
+        return ok
+
+    def straight_run(self, code, name) -> list:
+        """A cell holding `run(vm, env)`: the effects of straight rule `name`'s body in order
+        (compiled once per rule), a failure named at its statement as in a run of effects."""
+        cell = self.straight_runs.get(name)
+        if cell is not None:
+            return cell
+        cell = self.straight_runs[name] = [None]
+        saved, effects = self.collecting, []
+        self.collecting = effects
+        try:
+            for s in self.m.rules[name].body:
+                getattr(self, "s_" + type(s).__name__)(code, s)
+        finally:
+            self.collecting = saved
+        cell[0] = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
+        return cell
+
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op
         for s in stmts:
-            if s.straight and not (isinstance(s, ast.Let) and self.m.calls_rule(s.value)):
+            if self.is_simple(s):
                 run.append(s)
                 if not self.fuse:
                     self.simple_run(code, run)
@@ -111,26 +155,36 @@ class OpEmitter:
                 return op
             self.emit_through(code, kind, span, one)
             return
-        steps = [e for e, _, _ in effects]
-        spans = [sp for _, sp, _ in effects]
+        run = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
 
         def several(target):
             def ops(vm, fr):
-                env, i = fr.env, 0
-                try:
-                    for i, effect in enumerate(steps):
-                        effect(vm, env)
-                except RUNTIME_FAILURES as err:
-                    raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
+                run(vm, fr.env)
                 if changes:
                     vm.w.version += 1
                 fr.pc = fr.pc + 1 if target is None else target[0]
             return ops
-        self.emit_through(code, "effects", spans[0], several)
+        self.emit_through(code, "effects", effects[0][1], several)
 
     def changes_world(self, s) -> bool:
-        """Whether a straight statement can change what an end condition reads."""
+        """Whether a simple statement can change what an end condition reads (a call of a
+        straight rule: whether any statement of its body can)."""
+        if isinstance(s, ast.CallStmt):
+            return any(self.changes_world(t) for t in self.m.rules[s.call.name].body)
         return s.changes_world and watched(self.p.ends_read, writes(self.m, s))
 
     def simple(self, code, s, effect):
         self.collecting.append((effect, s.span, type(s).__name__.lower()))
+
+
+def _in_order(steps, spans):
+    """`run(vm, env)`: the effects one after another; a Python failure in one is a runtime
+    error at its statement."""
+    def run(vm, env):
+        i = 0
+        try:
+            for i, effect in enumerate(steps):
+                effect(vm, env)
+        except RUNTIME_FAILURES as err:
+            raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
+    return run

@@ -1,0 +1,57 @@
+"""Calls of straight rules (only simple statements, no result) run their effects in place,
+with no frame (compile/ops.py `straight_rule`); everything observable stays as it was."""
+import pytest
+
+from ruledsl.errors import GameRuntimeError
+from ruledsl.pipeline import load_game
+from ruledsl.runtime.machine import Machine
+from support import FixedChance, run_text
+
+PAY = '''
+player { chips: int = 5 }
+shared { pot: int = 0  who: player? = none }
+rule pay(p: player, n: int) { p.chips -= n  pot += n }
+rule pay_twice(p: player) { pay(p, 1)  pay(p, 2) }
+'''
+
+
+def compiled(tmp_path, text, fuse=True):
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    return load_game(str(path), fuse=fuse).program
+
+
+def test_a_straight_rule_call_runs_in_place_and_a_loop_keeps_its_frames(tmp_path):
+    text = PAY + "rule again() { again() }\nrule flow() { pay_twice(seat(0))  choose x from 1..2 by seat(1) }"
+    program = compiled(tmp_path, text)
+    assert "call" not in program.rules["flow"].kinds  # the call is an effect, not a "call" op
+    m = Machine(program, 2, FixedChance())
+    assert (m.w.players[0]["chips"], m.w.shared["pot"]) == (2, 3)
+    assert len(m.frames) == 1  # only flow's frame: the calls pushed none
+    unfused = compiled(tmp_path, text, fuse=False)  # explain's mode: every call is an op of its own
+    assert "call" in unfused.rules["flow"].kinds
+
+
+def test_a_rule_calling_itself_still_hits_the_depth_limit(tmp_path):
+    with pytest.raises(GameRuntimeError) as info:
+        run_text(tmp_path, "player { n: int = 0 }\nrule again(p: player) { p.n += 1  again(p) }\n"
+                           "rule flow() { again(seat(0)) }")
+    assert info.value.diagnostic.code == "R004"
+
+
+def test_a_failure_in_an_inlined_rule_names_its_statement(tmp_path):
+    with pytest.raises(GameRuntimeError) as info:
+        run_text(tmp_path, PAY + "rule bad() { pot += 1\n  who.chips = 1 }\nrule flow() { pay(seat(0), 1)  bad() }")
+    d = info.value.diagnostic
+    assert d.code == "R001"
+    assert d.span.line == PAY.count("\n") + 3  # `who.chips = 1`, inside bad, not the call in flow
+
+
+def test_an_end_condition_sees_what_an_inlined_rule_changed(tmp_path):
+    text = PAY + ('end when broke "broke": any(p in players: p.chips <= 0)\n'
+                  "rule flow() { loop { choose x from 1..2 by seat(0)  pay_twice(seat(0)) } }")
+    m = run_text(tmp_path, text)
+    assert m.choose("1") is None  # chips 5 -> 2
+    assert m.result is None
+    assert m.choose("1") is None  # chips 2 -> -1: the game ends at the next decision
+    assert m.result is not None and m.result.reason == "broke"

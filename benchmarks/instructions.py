@@ -1,0 +1,82 @@
+"""Speed of a change as instructions per random game, against an earlier commit.
+
+    python3 benchmarks/instructions.py --base f2da834 games/mafialand.game --players 3 --games 8
+
+The machine is shared and noisy: interleaved timings of the same code moved by 10-40%.
+Instruction counts (valgrind's cachegrind, no cache simulation) are nearly the same on
+every run, so they show changes of a few percent that timings can't. They are a proxy:
+a change that trades instructions for memory traffic can mislead, so the wall-clock
+ratios of `bench.py` stay the figures to report.
+
+The base commit is exported with `git archive` to a temporary folder. Each side runs
+`GAMES` random playouts (bench.ruledsl_playout, seed 1) and, separately, none; the
+difference divided by GAMES is the cost of a game (loading and compiling cancel out).
+Each count is the median of `--runs` processes (hash seed fixed; the collector frozen
+after loading, so that its passes depend less on what loading left). Needs valgrind.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PLAYOUTS = """
+import gc, random, sys
+sys.path.insert(0, "benchmarks")
+import bench
+from ruledsl.pipeline import load_game
+program = load_game(sys.argv[1]).program
+gc.collect()
+gc.freeze()
+rng = random.Random(1)
+for _ in range(int(sys.argv[3])):
+    bench.ruledsl_playout(program, int(sys.argv[2]), rng)
+"""
+
+
+def instructions(tree: Path, game: str, players: int, games: int) -> int:
+    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "RULEDSL_CACHE_DIR": ""}
+    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, "-c", PLAYOUTS, game, str(players), str(games)],
+                         cwd=tree, env=env, capture_output=True, text=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    if out.returncode or not found:
+        sys.exit(f"valgrind run failed in {tree}:\n{out.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def per_game(tree: Path, args) -> float:
+    instructions(tree, args.game, args.players, 0)  # writes the bytecode caches first
+    none = statistics.median(instructions(tree, args.game, args.players, 0) for _ in range(args.runs))
+    some = statistics.median(instructions(tree, args.game, args.players, args.games) for _ in range(args.runs))
+    return (some - none) / args.games
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--base", required=True, help="the commit to compare with")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        sys.exit("instructions.py needs valgrind (apt install valgrind)")
+    with tempfile.TemporaryDirectory(prefix="ruledsl-base-") as tmp:
+        archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        base = per_game(Path(tmp), args)
+    new = per_game(ROOT, args)
+    print(f"{args.game}, {args.players} players, {args.games} games: {args.base} {base / 1e6:.2f}M instructions "
+          f"a game, working tree {new / 1e6:.2f}M: {base / new:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

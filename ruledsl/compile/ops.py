@@ -143,28 +143,20 @@ class OpEmitter:
         finally:
             self.collecting = None
         changes = any(self.changes_world(s) for s in stmts)
-        if len(effects) == 1:
-            effect, span, kind = effects[0]
+        if len(effects) == 1:  # a failure is named at the op's span, the statement's
+            run, span, kind = effects[0]
+        else:
+            run = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
+            span, kind = effects[0][1], "effects"
 
-            def one(target):
-                def op(vm, fr):
-                    effect(vm, fr.env)
-                    if changes:
-                        vm.w.version += 1
-                    fr.pc = fr.pc + 1 if target is None else target[0]
-                return op
-            self.emit_through(code, kind, span, one)
-            return
-        run = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
-
-        def several(target):
-            def ops(vm, fr):
+        def make(target):
+            def op(vm, fr):
                 run(vm, fr.env)
                 if changes:
                     vm.w.version += 1
                 fr.pc = fr.pc + 1 if target is None else target[0]
-            return ops
-        self.emit_through(code, "effects", effects[0][1], several)
+            return op
+        self.emit_through(code, kind, span, make)
 
     def changes_world(self, s) -> bool:
         """Whether a simple statement can change what an end condition reads (a call of a

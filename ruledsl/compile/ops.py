@@ -8,6 +8,8 @@ from ..runtime.program import Code
 from ..syntax import ast
 from .watch import watched, writes
 
+INLINE_DEPTH = 16  # straight rules calling straight rules: at most this deep is run in place
+
 
 def _goto(target):
     def op(vm, fr):
@@ -26,7 +28,7 @@ class OpEmitter:
         self.collecting: list | None = None  # where simple() puts effects (see simple_run)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.through = None  # (code, index, make) of the last op that always goes on to the next
-        self.straight_rules: dict = {}  # rule -> whether a call of it runs as a plain effect (straight_rule)
+        self.straight: set | None = None  # the straight rules (straight_rules), found on first use
         self.straight_runs: dict = {}  # rule -> cell of its body's effects run as one function
 
     def code(self, name, decl, body) -> Code:
@@ -82,23 +84,11 @@ class OpEmitter:
             return self.fuse and self.straight_rule(s.call.name)
         return s.straight and not (isinstance(s, ast.Let) and self.m.calls_rule(s.value))
 
-    def straight_rule(self, name, calling=()) -> bool:
-        """Whether rule `name` is only simple statements (calls of straight rules included)
-        and gives no result: then a call of it runs its effects in place, with no frame of
-        its own, as no decision, jump or end can happen in it. A rule that reaches itself
-        again is never straight (it keeps its frames, and their depth limit)."""
-        known = self.straight_rules.get(name)
-        if known is not None:
-            return known
-        calling = (*calling, name)
-
-        def simple(s) -> bool:
-            if isinstance(s, ast.CallStmt):
-                return s.call.name not in calling and self.straight_rule(s.call.name, calling)
-            return self.is_simple(s)
-        rule = self.m.rules[name]
-        ok = self.straight_rules[name] = rule.returns is None and all(simple(s) for s in rule.body)
-        return ok
+    def straight_rule(self, name) -> bool:
+        """Whether a call of rule `name` runs its effects in place (see straight_rules)."""
+        if self.straight is None:
+            self.straight = straight_rules(self.m, self.is_simple)
+        return name in self.straight
 
     def straight_run(self, code, name) -> list:
         """A cell holding `run(vm, env)`: the effects of straight rule `name`'s body in order
@@ -180,3 +170,40 @@ def _in_order(steps, spans):
         except RUNTIME_FAILURES as err:
             raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
     return run
+
+
+def straight_rules(model, is_simple) -> set:
+    """The rules whose calls run their effects in place, with no frame of their own: made
+    only of simple statements and calls of such rules, giving no result, and at most
+    INLINE_DEPTH deep counting the calls below. No decision, jump or end can happen in
+    them. A rule that reaches itself again is never one (it keeps its frames and their
+    depth limit, R004), nor is one that calls it.
+
+    Worked out from the rules that call no rule upwards (not by recursion: a file may
+    chain thousands of rules)."""
+    callees: dict = {}
+    simple: dict = {}
+    for name, rule in model.rules.items():
+        calls = {s.call.name for s in rule.body if isinstance(s, ast.CallStmt)}
+        callees[name] = calls
+        simple[name] = rule.returns is None and all(
+            isinstance(s, ast.CallStmt) or is_simple(s) for s in rule.body)
+    callers: dict = {name: [] for name in callees}
+    waiting = {name: len(calls) for name, calls in callees.items()}
+    for name, calls in callees.items():
+        for c in calls:
+            callers[c].append(name)
+    ready = [name for name, n in waiting.items() if n == 0]
+    depth: dict = {}  # rule -> how deep its calls of straight rules go (1: none), or 0: not straight
+    while ready:
+        name = ready.pop()
+        below = [depth[c] for c in callees[name]]
+        ok = simple[name] and all(below)
+        depth[name] = 1 + max(below, default=0) if ok else 0
+        if depth[name] > INLINE_DEPTH:
+            depth[name] = 0
+        for caller in callers[name]:
+            waiting[caller] -= 1
+            if waiting[caller] == 0:
+                ready.append(caller)
+    return {name for name, d in depth.items() if d}  # rules on or above a cycle never got ready

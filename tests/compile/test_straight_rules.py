@@ -55,3 +55,12 @@ def test_an_end_condition_sees_what_an_inlined_rule_changed(tmp_path):
     assert m.result is None
     assert m.choose("1") is None  # chips 2 -> -1: the game ends at the next decision
     assert m.result is not None and m.result.reason == "broke"
+
+
+def test_a_long_chain_of_straight_rules_compiles_and_stops_at_the_depth_limit(tmp_path):
+    """600 rules each calling the next: found without recursion at compile time; only the
+    last INLINE_DEPTH run in place, so the frames still stop at the limit (R004)."""
+    chain = "\n".join(f"rule r{i}() {{ n += 1  r{i + 1}() }}" for i in range(599)) + "\nrule r599() { n += 1 }\n"
+    with pytest.raises(GameRuntimeError) as info:
+        run_text(tmp_path, "shared { n: int = 0 }\n" + chain + "rule flow() { r0() }\n")
+    assert info.value.diagnostic.code == "R004"

@@ -47,6 +47,44 @@ def folder(kind: str = "") -> str | None:
     return path
 
 
+# What `ruledsl cache` shows and clears: (subfolder, file name prefix) per kind of entry.
+# Only these files are ever removed: $RULEDSL_CACHE_DIR may be a folder holding others.
+KINDS = {"parser tables": ("", "parser-"), "parse results": ("parsed", ""), "compiled code": ("code", "")}
+
+
+def _files(base: str, sub: str, prefix: str) -> list:
+    try:
+        with os.scandir(os.path.join(base, sub) if sub else base) as found:
+            return [e for e in found if e.name.startswith(prefix) and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
+def contents() -> tuple:
+    """(the cache folder, {kind: (files, bytes)}), or (None, {}) when caching is off."""
+    base = folder()
+    if base is None:
+        return None, {}
+    return base, {kind: (len(files), sum(e.stat(follow_symlinks=False).st_size for e in files))
+                  for kind, files in ((k, _files(base, *where)) for k, where in KINDS.items())}
+
+
+def clear() -> int:
+    """Removes every entry of every kind (the folders stay); returns how many files went."""
+    base, gone = folder(), 0
+    if base is None:
+        return 0
+    for sub, prefix in KINDS.values():
+        for entry in _files(base, sub, prefix):
+            try:
+                os.unlink(entry.path)
+                gone += 1
+            except OSError:
+                pass
+    _stores.clear()  # what this process read is gone too: nothing is written back at exit
+    return gone
+
+
 def read(where: str, name: str) -> bytes | None:
     """The payload of the entry `name` in the folder `where`, or None when there is none or
     it does not match its digest."""

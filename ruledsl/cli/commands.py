@@ -22,7 +22,7 @@ from ..runtime.machine import Machine, RandomChance
 from ..version import __version__
 from .common import DEBUG_ENV, Failure, build_agents, echo_lines, guarded, load, player_count, user_message
 from .help import add_epilogs
-from .info import list_command, schema_command
+from .info import cache_command, list_command, schema_command
 from .many import compare_command, simulate_command
 from .types import SEED
 
@@ -300,4 +300,5 @@ main.add_command(simulate_command)
 main.add_command(compare_command)
 main.add_command(list_command)
 main.add_command(schema_command)
+main.add_command(cache_command)
 add_epilogs(main)  # each command's --help ends with its arguments, examples and exit codes

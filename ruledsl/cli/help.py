@@ -28,6 +28,8 @@ EPILOGS = {
     "schema": epilog("NAME is the format: transcript.",
                      ["ruledsl schema transcript > transcript.schema.json"],
                      ["0  always (2 for an unknown NAME, as for any usage error)"]),
+    "cache": epilog("none.", ["ruledsl cache", "ruledsl cache --clear", 'RULEDSL_CACHE_DIR="" ruledsl check game.game'],
+                    ["0  always"]),
     "play": epilog(GAME, ["ruledsl play games/base.game --players 3 --seed 7 --record game.jsonl",
                           "ruledsl play SHIPPED_NAME --agent 0=human",
                           "ruledsl play SHIPPED_NAME/VARIANT -n 4 --max-steps 50"],

@@ -46,3 +46,26 @@ def schema_command(name):
     """
     from ..play.schema import text
     click.echo(text(name), nl=False)
+
+
+@click.command("cache")
+@click.option("--clear", "clear", is_flag=True, help="Remove every entry: built parser, parse results, compiled code.")
+def cache_command(clear):
+    """Show where ruledsl keeps what it reuses between runs, and how much; --clear empties it.
+
+    Three caches make a second start fast: the built parser, each file's parse result and
+    the compiled code of its rules. Each entry is checked before use and made again when
+    missing or damaged, so clearing is never needed for correctness. RULEDSL_CACHE_DIR
+    sets the folder; RULEDSL_CACHE_DIR="" turns every cache off.
+    """
+    from .. import cache
+    if clear:
+        click.echo(f"removed {cache.clear()} cache files")
+        return
+    base, kinds = cache.contents()
+    if base is None:
+        click.echo(f'caching is off ({cache.CACHE_ENV}="", or no folder of this user\'s own to keep it in)')
+        return
+    click.echo(f"cache folder: {base}")
+    for kind, (files, size) in kinds.items():
+        click.echo(f"  {kind:<14} {files:>5} files {size / 1e6:>9.2f} MB")

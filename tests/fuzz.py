@@ -192,6 +192,9 @@ def main():
     args = parser.parse_args()
     failures, times = [], []
     with tempfile.TemporaryDirectory() as tmp:
+        # thousands of throw-away games: their parse results and code go to a cache of the
+        # run's own (removed with it), not into the user's (ruledsl/cache.py)
+        os.environ.setdefault("RULEDSL_CACHE_DIR", os.path.join(tmp, "cache"))
         copy_games(Path(tmp))
         cwd = os.getcwd()
         os.chdir(tmp)

@@ -84,8 +84,8 @@ def _parse(path, files):
     module = parse_cache.lookup(path, text)
     if module is not None:
         return module
-    from .parse import parse_text  # Lark is imported only for a file the parse cache does not have
-    return parse_text(path, text)
+    from .parse import parse_new  # Lark is imported only for a file the parse cache does not have
+    return parse_new(path, text)
 
 
 def _not_a_game_file(path: str) -> str | None:

@@ -66,9 +66,13 @@ def parse_text(path: str, text: str) -> ast.Module:
     """The parsed module of `text` (the file at `path`): from the parse cache
     (parse_cache.py) when it has this text, else parsed and then kept there."""
     module = parse_cache.lookup(path, text)
-    if module is None:
-        module = _parse_text(path, text)
-        parse_cache.store(module)
+    return module if module is not None else parse_new(path, text)
+
+
+def parse_new(path: str, text: str) -> ast.Module:
+    """Parses a text the parse cache does not have (load.py has looked), and keeps it there."""
+    module = _parse_text(path, text)
+    parse_cache.store(module)
     return module
 
 

@@ -24,6 +24,17 @@ def pytest_sessionfinish(session):
 
 
 @pytest.fixture
+def cache_dir(tmp_path, monkeypatch) -> Path:
+    """A cache folder of the test's own (RULEDSL_CACHE_DIR), with no code store of this
+    process remembered: as a new process would start."""
+    from ruledsl import cache
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
+    monkeypatch.setattr(cache, "_stores", {})
+    return folder
+
+
+@pytest.fixture
 def games_dir(monkeypatch) -> Path:
     """Runs the test inside the fixture games folder, so games are named by file name."""
     monkeypatch.chdir(GAMES)

@@ -2,18 +2,9 @@
 removes nothing else from the folder."""
 import re
 
-import pytest
 
 from ruledsl import cache
 from support import ROOT, run_cli, run_process
-
-
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
-    monkeypatch.setattr(cache, "_stores", {})
-    return folder
 
 
 def counts(output: str) -> dict:

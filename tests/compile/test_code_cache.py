@@ -31,14 +31,6 @@ rule flow() {
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
-    monkeypatch.setattr(cache, "_stores", {})
-    return folder
-
-
-@pytest.fixture
 def compiles(monkeypatch):
     """The file names of the generated functions compile() was called for."""
     done = []

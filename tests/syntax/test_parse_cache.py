@@ -20,13 +20,6 @@ GAME = ROOT / "games" / "mafialand.game"
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
-    return folder
-
-
-@pytest.fixture
 def parses(monkeypatch):
     """The paths parsed for real (not found in the cache), in order."""
     done = []

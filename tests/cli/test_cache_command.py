@@ -2,7 +2,6 @@
 removes nothing else from the folder."""
 import re
 
-
 from ruledsl import cache
 from support import ROOT, run_cli, run_process
 

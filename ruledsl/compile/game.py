@@ -295,15 +295,15 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
         args = self.x.record(names, call_expr.args, s.span)
         rules = self.p.rules
 
-        def make(target):
-            def call(vm, fr):
-                env = args(vm.w, fr.env)
-                if result is not None:
-                    fr.env[result] = None
-                fr.pc = fr.pc + 1 if target is None else target[0]  # where the rule returns to
-                return vm.call(rules[rule], env, result)
-            return call
-        self.emit_through(code, "call", s.span, make)
+        nxt = self.next_pc(code)  # where the rule returns to
+
+        def call(vm, fr):
+            env = args(vm.w, fr.env)
+            if result is not None:
+                fr.env[result] = None
+            fr.pc = nxt[0]
+            return vm.call(rules[rule], env, result)
+        self.emit(code, "call", s.span, call)
 
     def s_MoveCard(self, code, s):
         card, dest, bottom, span = self.x(s.card), self.x(s.dest), s.bottom, s.span

@@ -27,7 +27,6 @@ class OpEmitter:
         self.fuse = fuse
         self.collecting: list | None = None  # where simple() puts effects (see simple_run)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
-        self.through = None  # (code, index, make) of the last op that always goes on to the next
         self.straight: set | None = None  # the straight rules (straight_rules), found on first use
         self.straight_runs: dict = {}  # rule -> cell of its body's effects run as one function
 
@@ -60,21 +59,15 @@ class OpEmitter:
         code.kinds.append(kind)
         return len(code.ops) - 1
 
-    def emit_through(self, code, kind, span, make) -> int:
-        """Emits `make(None)`, an op that always goes on to the next op. If a jump is
-        emitted right after it, the op is rebuilt as `make(target)`, going to the jump's
-        target itself: one op less to step at the end of a loop body or an if branch."""
-        i = self.emit(code, kind, span, make(None))
-        self.through = (code, i, make)
-        return i
+    def next_pc(self, code) -> list:
+        """A cell holding the pc after the op about to be emitted, for an op that always goes
+        on. If that next op is a jump, thread_jumps makes the cell the jump's target: one op
+        less to step at the end of a loop body or an if branch."""
+        return self.target([len(code.ops) + 1])
 
     def jump(self, code, span, target):
         """An unconditional jump to `target[0]` (a cell: the target may be patched later).
-        The jump op stays even when the op before it was threaded: other ops may go to it."""
-        if self.through is not None:
-            last_code, i, make = self.through
-            if last_code is code and i == len(code.ops) - 1:
-                code.ops[i] = make(target)
+        The jump op stays even when every way to it was threaded: each pc keeps its op."""
         self.jumps[self.emit(code, "jump", span, _goto(target))] = target
 
     def is_simple(self, s) -> bool:
@@ -138,15 +131,14 @@ class OpEmitter:
         else:
             run = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
             span, kind = effects[0][1], "effects"
+        nxt = self.next_pc(code)
 
-        def make(target):
-            def op(vm, fr):
-                run(vm, fr.env)
-                if changes:
-                    vm.w.version += 1
-                fr.pc = fr.pc + 1 if target is None else target[0]
-            return op
-        self.emit_through(code, kind, span, make)
+        def op(vm, fr):
+            run(vm, fr.env)
+            if changes:
+                vm.w.version += 1
+            fr.pc = nxt[0]
+        self.emit(code, kind, span, op)
 
     def changes_world(self, s) -> bool:
         """Whether a simple statement can change what an end condition reads (a call of a

@@ -283,18 +283,17 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
             self.emit_call(code, s, s.call)
             return
         # a call of a straight rule (OpEmitter.is_simple): its effects run in place
-        call, body = s.call, self.straight_run(code, s.call.name)
-        args = self.x.record([p.name for p in self.m.rules[call.name].params], call.args, s.span)
+        body, args = self.straight_run(code, s.call.name), self.arguments(s.call, s.span)
         self.simple(code, s, lambda vm, env: body[0](vm, args(vm.w, env)))
+
+    def arguments(self, call, span):
+        """`f(w, env)` giving the {parameter: value} dict a rule call passes."""
+        return self.x.record([p.name for p in self.m.rules[call.name].params], call.args, span)
 
     def emit_call(self, code, s, call_expr, result=None):
         """A rule call; with `result`, the caller's local of that name takes what the rule
         gives (none until it returns a value)."""
-        rule = call_expr.name
-        names = [p.name for p in self.m.rules[rule].params]
-        args = self.x.record(names, call_expr.args, s.span)
-        rules = self.p.rules
-
+        rule, args, rules = call_expr.name, self.arguments(call_expr, s.span), self.p.rules
         nxt = self.next_pc(code)  # where the rule returns to
 
         def call(vm, fr):

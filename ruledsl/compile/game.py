@@ -284,7 +284,7 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
             return
         # a call of a straight rule (OpEmitter.is_simple): its effects run in place
         body, args = self.straight_run(code, s.call.name), self.arguments(s.call, s.span)
-        self.simple(code, s, lambda vm, env: body[0](vm, args(vm.w, env)))
+        self.simple(code, s, lambda vm, env: body(vm, args(vm.w, env)))
 
     def arguments(self, call, span):
         """`f(w, env)` giving the {parameter: value} dict a rule call passes."""

@@ -28,7 +28,7 @@ class OpEmitter:
         self.collecting: list | None = None  # where simple() puts effects (see simple_run)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.straight: set | None = None  # the straight rules (straight_rules), found on first use
-        self.straight_runs: dict = {}  # rule -> cell of its body's effects run as one function
+        self.straight_runs: dict = {}  # rule -> its body's effects run as one function (straight_run)
 
     def code(self, name, decl, body) -> Code:
         code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
@@ -83,22 +83,20 @@ class OpEmitter:
             self.straight = straight_rules(self.m, self.is_simple)
         return name in self.straight
 
-    def straight_run(self, code, name) -> list:
-        """A cell holding `run(vm, env)`: the effects of straight rule `name`'s body in order
-        (compiled once per rule), a failure named at its statement as in a run of effects."""
-        cell = self.straight_runs.get(name)
-        if cell is not None:
-            return cell
-        cell = self.straight_runs[name] = [None]
-        saved, effects = self.collecting, []
-        self.collecting = effects
-        try:
-            for s in self.m.rules[name].body:
-                getattr(self, "s_" + type(s).__name__)(code, s)
-        finally:
-            self.collecting = saved
-        cell[0] = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
-        return cell
+    def straight_run(self, code, name):
+        """`run(vm, env)`: the effects of straight rule `name`'s body in order (compiled once
+        per rule), a failure named at its statement as in a run of effects."""
+        run = self.straight_runs.get(name)
+        if run is None:  # straight rules never reach themselves: this compiles each once
+            saved, effects = self.collecting, []
+            self.collecting = effects
+            try:
+                for s in self.m.rules[name].body:
+                    getattr(self, "s_" + type(s).__name__)(code, s)
+            finally:
+                self.collecting = saved
+            run = self.straight_runs[name] = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
+        return run
 
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op

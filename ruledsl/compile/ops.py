@@ -95,7 +95,7 @@ class OpEmitter:
                     getattr(self, "s_" + type(s).__name__)(code, s)
             finally:
                 self.collecting = saved
-            run = self.straight_runs[name] = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
+            run = self.straight_runs[name] = _in_order(effects)
         return run
 
     def block(self, code, stmts):
@@ -127,7 +127,7 @@ class OpEmitter:
         if len(effects) == 1:  # a failure is named at the op's span, the statement's
             run, span, kind = effects[0]
         else:
-            run = _in_order([e for e, _, _ in effects], [sp for _, sp, _ in effects])
+            run = _in_order(effects)
             span, kind = effects[0][1], "effects"
         nxt = self.next_pc(code)
 
@@ -149,9 +149,11 @@ class OpEmitter:
         self.collecting.append((effect, s.span, type(s).__name__.lower()))
 
 
-def _in_order(steps, spans):
-    """`run(vm, env)`: the effects one after another; a Python failure in one is a runtime
-    error at its statement."""
+def _in_order(effects):
+    """`run(vm, env)`: the effects (effect, span, kind) one after another; a Python failure
+    in one is a runtime error at its statement."""
+    steps, spans = [e for e, _, _ in effects], [sp for _, sp, _ in effects]
+
     def run(vm, env):
         i = 0
         try:

@@ -1,6 +1,7 @@
 """Speed of a change as instructions per random game, against an earlier commit.
 
     python3 benchmarks/instructions.py --base f2da834 games/mafialand.game --players 3 --games 8
+    python3 benchmarks/instructions.py --base f2da834 examples/tic_tac_toe.game --games 50 --openspiel
 
 The machine is shared and noisy: interleaved timings of the same code moved by 10-40%.
 Instruction counts (valgrind's cachegrind, no cache simulation) are nearly the same on
@@ -9,7 +10,8 @@ a change that trades instructions for memory traffic can mislead, so the wall-cl
 ratios of `bench.py` stay the figures to report.
 
 The base commit is exported with `git archive` to a temporary folder. Each side runs
-`GAMES` random playouts (bench.ruledsl_playout, seed 1) and, separately, none; the
+`GAMES` random playouts (bench.ruledsl_playout, seed 1; with `--openspiel`, the same
+loop through the OpenSpiel adapter, bench.openspiel_playout) and, separately, none; the
 difference divided by GAMES is the cost of a game (loading and compiling cancel out).
 Each count is the median of `--runs` processes (hash seed fixed; the collector frozen
 after loading, so that its passes depend less on what loading left). Needs valgrind.
@@ -32,19 +34,26 @@ import gc, random, sys
 sys.path.insert(0, "benchmarks")
 import bench
 from ruledsl.pipeline import load_game
-program = load_game(sys.argv[1]).program
+if sys.argv[4] == "openspiel":
+    from ruledsl.openspiel.game import load_game as load_spiel
+    game = load_spiel(sys.argv[1], players=int(sys.argv[2]))
+    playout = lambda rng: bench.openspiel_playout(game, rng)  # noqa: E731
+else:
+    program = load_game(sys.argv[1]).program
+    playout = lambda rng: bench.ruledsl_playout(program, int(sys.argv[2]), rng)  # noqa: E731
 gc.collect()
 gc.freeze()
 rng = random.Random(1)
 for _ in range(int(sys.argv[3])):
-    bench.ruledsl_playout(program, int(sys.argv[2]), rng)
+    playout(rng)
 """
 
 
-def instructions(tree: Path, game: str, players: int, games: int) -> int:
-    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "RULEDSL_CACHE_DIR": ""}
+def instructions(tree: Path, game: str, players: int, games: int, engine: str = "machine") -> int:
+    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "RULEDSL_CACHE_DIR": "",
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}  # no spinning BLAS threads (numpy, via pyspiel)
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, "-c", PLAYOUTS, game, str(players), str(games)],
+                          sys.executable, "-c", PLAYOUTS, game, str(players), str(games), engine],
                          cwd=tree, env=env, capture_output=True, text=True)
     found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
     if out.returncode or not found:
@@ -53,9 +62,11 @@ def instructions(tree: Path, game: str, players: int, games: int) -> int:
 
 
 def per_game(tree: Path, args) -> float:
-    instructions(tree, args.game, args.players, 0)  # writes the bytecode caches first
-    none = statistics.median(instructions(tree, args.game, args.players, 0) for _ in range(args.runs))
-    some = statistics.median(instructions(tree, args.game, args.players, args.games) for _ in range(args.runs))
+    engine = "openspiel" if args.openspiel else "machine"
+    instructions(tree, args.game, args.players, 0, engine)  # writes the bytecode caches first
+    none = statistics.median(instructions(tree, args.game, args.players, 0, engine) for _ in range(args.runs))
+    some = statistics.median(instructions(tree, args.game, args.players, args.games, engine)
+                             for _ in range(args.runs))
     return (some - none) / args.games
 
 
@@ -66,6 +77,7 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--base", required=True, help="the commit to compare with")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--openspiel", action="store_true", help="play through the OpenSpiel adapter (pyspiel's API)")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         sys.exit("instructions.py needs valgrind (apt install valgrind)")
@@ -74,7 +86,8 @@ def main(argv=None):
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         base = per_game(Path(tmp), args)
     new = per_game(ROOT, args)
-    print(f"{args.game}, {args.players} players, {args.games} games: {args.base} {base / 1e6:.2f}M instructions "
+    through = " through the OpenSpiel adapter" if args.openspiel else ""
+    print(f"{args.game}{through}, {args.players} players, {args.games} games: {args.base} {base / 1e6:.2f}M instructions "
           f"a game, working tree {new / 1e6:.2f}M: {base / new:.2f}x")
 
 

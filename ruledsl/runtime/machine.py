@@ -28,6 +28,14 @@ class Frame:
     result: str | None = None  # the caller's local that takes what this rule gives (`let x = r(...)`)
     sealed: dict | None = None  # local -> (seat, the options) of a `choose secret` that bound it
 
+    def copy(self) -> "Frame":
+        """A copy for a cloned game: locals copied as copy_value says."""
+        env = self.env.copy()
+        for k, v in env.items():
+            if v.__class__ in MUTABLE:
+                env[k] = copy_value(v)
+        return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None)
+
 
 @attrs.define
 class Decision:
@@ -92,6 +100,13 @@ class RandomChance:
         return other
 
 
+def _deaf(kind, data):
+    """The listener of a machine nobody listens to."""
+
+
+MUTABLE = (list, set, dict)
+
+
 def copy_value(value):
     """A frame local as a clone needs it: containers copied one level deep (loop state
     is a list the ops change in place), everything else shared (it is immutable)."""
@@ -109,7 +124,7 @@ class Machine:
                              f"not {n_players}")
         self.program = program
         self.chance = chance
-        self.listener = listener or (lambda kind, data: None)
+        self.listener = listener or _deaf
         self.listening = listener is not None  # chance reports are built only for a listener
         self.w = program.new_world(n_players)
         self.frames: list = []
@@ -255,19 +270,15 @@ class Machine:
 
         The chance source is copied too (its `clone()`, else a deep copy), so both
         draw the same outcomes from here on. The copy reports to `listener` (none by
-        default), never to this machine's listener."""
-        other = copy.copy(self)
+        default), never to this machine's listener. The pending decision and the result
+        are shared: nothing changes them once made."""
+        other = object.__new__(self.__class__)  # not copy.copy: search and the OpenSpiel adapter clone at every step
+        other.__dict__.update(self.__dict__)
         other.w = self.w.clone()
-        other.frames = [Frame(f.code, f.pc, {k: copy_value(v) for k, v in f.env.items()}, f.result,
-                              dict(f.sealed) if f.sealed else None) for f in self.frames]
-        other.pending = None if self.pending is None else attrs.evolve(
-            self.pending, labels=list(self.pending.labels), values=list(self.pending.values))
-        other.result = None if self.result is None else attrs.evolve(
-            self.result, winners=list(self.result.winners), ranking=list(self.result.ranking),
-            scores=list(self.result.scores))
+        other.frames = [f.copy() for f in self.frames]
         chance_clone = getattr(self.chance, "clone", None)
         other.chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
-        other.listener = listener or (lambda kind, data: None)
+        other.listener = listener or _deaf
         other.listening = listener is not None
         attach = getattr(other.chance, "attach", None)
         if attach is not None:

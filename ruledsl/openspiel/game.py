@@ -168,6 +168,7 @@ class Play:
         self.picks: list = []  # its outcomes so far, one per chance node
         self.seen = None  # the last step's Seen
         self.ids: list = []  # the pending decision's action ids
+        self.legal: list = []  # the same, sorted (OpenSpiel's legal actions)
         self.run: list = []  # a simultaneous node's seats (openspiel_sim.Member), else empty
         self.world_text = None
         self.run_step(None)
@@ -175,7 +176,7 @@ class Play:
     def __deepcopy__(self, memo):
         other = copy.copy(self)
         other.events, other.picks = list(self.events), list(self.picks)
-        other.ids = list(self.ids)  # the run's Members are never changed once made: shared
+        # ids, legal and the run's Members are never changed once made: shared
         return other
 
     def run_step(self, told: str | None):
@@ -202,6 +203,7 @@ class Play:
         self.seen = Seen(self.seen, told, self.machine)
         d = self.machine.pending
         self.ids = [] if d is None else self.g.action_ids(d.labels)
+        self.legal = sorted(self.ids)
         run = sealed_run(self.machine) if self.g.simultaneous and d is not None else []
         self.run = run if len(run) > 1 else []
         for member in self.run:
@@ -224,7 +226,7 @@ class Play:
             return [self.g.no_move] if member is None else sorted(member.ids)
         if self.g.simultaneous and player is not None and player != self.current_player():
             return []  # a simultaneous game's sequential node: only its seat moves
-        return sorted(self.ids)
+        return self.legal
 
     def member(self, seat):
         return next((m for m in self.run if m.seat == seat), None)
@@ -288,21 +290,29 @@ class Play:
 class RuledslState(pyspiel.State):
     """OpenSpiel's side of a `Play`."""
 
-    def __init__(self, game):
-        super().__init__(game)
-        self._play = None  # made on first use: pyspiel's clone() makes a new state, then copies into it
-
-    @property
-    def play(self) -> Play:
-        if self._play is None:
-            self._play = Play(self.get_game())
-        return self._play
+    def __getattr__(self, name):
+        """`play` is made on first use (pyspiel's clone() makes a new state, then copies
+        the attributes into it), then read as a plain attribute: OpenSpiel asks for the
+        current player several times a move."""
+        if name != "play":
+            raise AttributeError(name)
+        play = self.play = Play(self.get_game())
+        return play
 
     def current_player(self):
         return self.play.current_player()
 
     def _legal_actions(self, player):
         return self.play.legal_actions(player)
+
+    def legal_actions(self, player=None):
+        """pyspiel's, answered here at a player node for its seat (the common call, which
+        through pyspiel's C++ costs several microseconds); pyspiel's own otherwise."""
+        play = self.play
+        d = play.machine.pending if play.machine is not None else None
+        if d is not None and play.event is None and not play.run and (player is None or player == d.seat):
+            return list(play.legal)
+        return super().legal_actions() if player is None else super().legal_actions(player)
 
     def chance_outcomes(self):
         n = node_outcomes(self.play.event, self.play.picks)

@@ -51,6 +51,7 @@ class DecisionCompiler(OpEmitter):
         labels_of = self.p.labels_fn(elem)
         var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
         with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
+        field_names = list(self.m.cardsets[elem.name].fields) if with_fields else []
         if elem.kind == "card" and any(z.per == elem.name for z in self.m.zones.values()):
             # cards that key zones are told apart by what lies on them: offer every one, by its
             # unique label ('unit 2', 'unit 2 #2'), as the zone labels name them
@@ -74,7 +75,7 @@ class DecisionCompiler(OpEmitter):
             values = src(w, env)  # a fresh list, or a constant one that nothing changes
             if not values:
                 raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
-            state_of = (lambda c: tuple(w.cardf[c].values())) if with_fields else None  # one set: one field order
+            state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
             labels, values = _dedupe(labels_of(values), values, state_of)
             who = seat(w, env)
             return vm.decide(Decision(who, name, labels, values, span, secret, "choose",

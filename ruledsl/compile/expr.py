@@ -261,11 +261,11 @@ class _Gen:
             board = self.p.boards[ot.name]
             if name in board.attrs_of_space:
                 return f"{self.const(board.attrs_of_space[name])}[{obj}]"
-            return f"w.spaces[{ot.name!r}][{obj}][{name!r}]"
+            return f"w.spaces[{ot.name!r}][{name!r}][{obj}]"
         if ot.kind == "card":
             if name in self.m.cardsets[ot.name].params:
                 return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
-            return f"w.cardf[{obj}][{name!r}]"
+            return f"w.cardf[{name!r}][{obj}]"
         raise AssertionError(f"attribute {name} of {ot}")
 
     def c_Index(self, e):

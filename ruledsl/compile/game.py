@@ -275,8 +275,8 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
             return lambda w, env, v: w.players[need(w, env)].__setitem__(name, v)
         if ot.kind == "space":
             board = ot.name
-            return lambda w, env, v: w.spaces[board][need(w, env)].__setitem__(name, v)
-        return lambda w, env, v: w.cardf[need(w, env)].__setitem__(name, v)
+            return lambda w, env, v: w.spaces[board][name].__setitem__(need(w, env), v)
+        return lambda w, env, v: w.cardf[name].__setitem__(need(w, env), v)
 
     def s_CallStmt(self, code, s):
         if self.collecting is None:

@@ -133,11 +133,11 @@ class FieldReader:
             return ABSENT if key is None else w.show_zone(key, w.zones[key], None)
         if part == "boards":
             board, space, name = rest
-            return self._shown(w.spaces.get(board, {}).get(space, {}), board, name)
+            return self._shown(w.space_fields(board, space), board, name)
         if part == "card_fields":
             label, name = rest
             card = int(label.rsplit("#", 1)[1])
-            return self._shown(w.cardf.get(card, {}), None, name)
+            return self._shown(w.card_fields(card), None, name)
         return ABSENT
 
     def _shown(self, fields, owner, name):

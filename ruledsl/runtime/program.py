@@ -149,10 +149,14 @@ class Program:
                 w.players[seat][name] = fn(w, {})
         for b in self.boards.values():
             if b.fields:
-                w.spaces[b.name] = {s: {name: fn(w, {}) for name, fn in b.fields} for s in b.spaces}
+                cols = w.spaces[b.name] = {name: {} for name, _ in b.fields}
+                for s in b.spaces:
+                    for name, fn in b.fields:
+                        cols[name][s] = fn(w, {})
         for set_name, fields in self.card_fields.items():
             for c in self.cardset_ids[set_name]:
-                w.cardf[c] = {name: fn(w, {}) for name, fn in fields}
+                for name, fn in fields:
+                    w.cardf.setdefault(name, {})[c] = fn(w, {})
         first_zone = {}
         for name in self.zone_order:
             zone = self.zones[name]
@@ -206,6 +210,16 @@ class Program:
         if per in self.cardset_ids:
             return f"{name}/{self.card_key_label(k)}"
         return f"{name}/{k}"
+
+    @property
+    def card_field_names(self) -> dict:
+        """set -> its card fields' names, in order."""
+        return {name: [f for f, _ in fields] for name, fields in self.card_fields.items()}
+
+    @property
+    def field_cards(self) -> list:
+        """The ids of the cards that have fields, in order."""
+        return sorted(c for name in self.card_fields for c in self.cardset_ids[name])
 
     def card_key_label(self, card: int) -> str:
         """A card's label, made unique within its set with ' #2', ' #3' in listed order."""

@@ -2,6 +2,9 @@
 
 Players are seat numbers, spaces their names, cards ids, zones (name, key)
 pairs. A World copies cheaply and renders to JSON for views, state and digests.
+
+Board and card fields are kept by column: `spaces[board][field][space]` and
+`cardf[field][card]`, so a copy copies a dict per field, not one per space or card.
 """
 from __future__ import annotations
 
@@ -42,11 +45,22 @@ class World:
         w.out_order = self.out_order[:]
         w.shared = self.shared.copy()
         w.players = [p.copy() for p in self.players]
-        w.spaces = {b: {s: f.copy() for s, f in sp.items()} for b, sp in self.spaces.items()}
-        w.cardf = {c: f.copy() for c, f in self.cardf.items()}
+        w.spaces = {b: {f: col.copy() for f, col in cols.items()} for b, cols in self.spaces.items()}
+        w.cardf = {f: col.copy() for f, col in self.cardf.items()}
         w.zones = {k: v[:] for k, v in self.zones.items()}
         w.loc = self.loc.copy()
         return w
+
+    # ------------------------------------------------------------ fields by owner
+    def space_fields(self, board: str, space: str) -> dict:
+        """{field: value} of one space ({} for a board without fields or an unknown space)."""
+        return {f: col[space] for f, col in self.spaces.get(board, {}).items() if space in col}
+
+    def card_fields(self, card: int) -> dict:
+        """{field: value} of one card, in its set's order ({} for a card without fields)."""
+        p = self.program
+        names = p.card_field_names.get(p.cards[card].set, ()) if 0 <= card < len(p.cards) else ()
+        return {f: self.cardf[f][card] for f in names}
 
     # ------------------------------------------------------------ zones
     def zone(self, key) -> list:
@@ -86,8 +100,8 @@ class World:
         zones = {}
         for key, cards in self.zones.items():
             zones[p.zone_label(key)] = self.show_zone(key, cards, seat)
-        boards = {b: {s: {f: p.show_field(b, f, v) for f, v in fields.items()}
-                      for s, fields in sp.items()} for b, sp in self.spaces.items()}
+        boards = {b: {s: {f: p.show_field(b, f, col[s]) for f, col in cols.items()} for s in p.boards[b].spaces}
+                  for b, cols in self.spaces.items()}
         out = {
             "shared": {k: p.show_field("shared", k, v) for k, v in self.shared.items()},
             "players": players,
@@ -95,8 +109,8 @@ class World:
         }
         if boards:
             out["boards"] = boards
-        if self.cardf and seat is None:
-            out["card_fields"] = {p.cards[c].label + f" #{c}": f for c, f in sorted(self.cardf.items())}
+        if p.field_cards and seat is None:
+            out["card_fields"] = {p.cards[c].label + f" #{c}": self.card_fields(c) for c in p.field_cards}
         return out
 
     def show_zone(self, key, cards, seat):

@@ -139,7 +139,7 @@ def test_hoarding_counts_the_bags_in_loot_houses_too():
     m = start(house("hoarder_wins"), 2, rolls=[3, 4])
     seated(m, 0)["stash"] = 24
     for h in ("se_house1", "se_house2", "se_house3", "se_house4"):
-        m.w.spaces["houses"][h]["owner"] = 0
+        m.w.spaces["houses"]["owner"][h] = 0
     give(m, 0, "K of hearts")
     drive(m, ("direction", "forward"), ("bags to gamble", "2"), ("casino card", "K of hearts"))
     assert m.result.reason == "hoarded the loot bags to win" and m.result.winners == [0]

@@ -28,7 +28,7 @@ def pl(m, seat):
 
 
 def sq(m, name):
-    return m.w.spaces["square"][name]
+    return m.w.space_fields("square", name)
 
 
 def place(m, seat, where):
@@ -38,9 +38,9 @@ def place(m, seat, where):
 
 def own(m, seat, *names, policy=False):
     for n in names:
-        sq(m, n)["owner"] = seat
+        m.w.spaces["square"]["owner"][n] = seat
         if policy:
-            sq(m, n)["policy"] = True
+            m.w.spaces["square"]["policy"][n] = True
             pl(m, seat)["soldiers"] -= 1
             pl(m, seat)["posted"] += 1
     m.w.touch()

@@ -35,18 +35,18 @@ def assert_ended_by_rule(m, players):
     assert len(m.result.winners) == 1
     assert sorted(m.result.ranking) == list(range(players))
     w = m.w
-    squares = w.spaces["square"]
+    owners, policies = w.spaces["square"]["owner"], w.spaces["square"]["policy"]
     for seat, p in enumerate(w.players):
-        owned = [s for s, f in squares.items() if f["owner"] == seat]
+        owned = [s for s, owner in owners.items() if owner == seat]
         if not w.alive[seat]:
             # BB-11 a Boss who is out holds nothing: titles, policies, soldiers, passes
             assert owned == [] and p["soldiers"] == p["posted"] == 0
             assert w.zones[("passes", seat)] == []
             continue
         # every Policy has exactly one Soldier of its owner on it (BB-07)
-        assert p["posted"] == sum(1 for s in owned if squares[s]["policy"])
+        assert p["posted"] == sum(1 for s in owned if policies[s])
         assert 1 <= p["soldiers"] + p["posted"] <= 7 and 0 <= p["bought"] <= 2  # BB-10
-    assert all(f["owner"] is not None for f in squares.values() if f["policy"])
+    assert all(owners[s] is not None for s, policy in policies.items() if policy)
     # the 60 cards are all somewhere: the two piles, the passes held, the box
     assert sum(len(cards) for (zone, _), cards in w.zones.items()) == 60
     assert w.shared["stash_money"] >= 0

@@ -16,13 +16,13 @@ WILD = "games/mafialand/wild_cards.game"
 
 
 def houses(m, sector):
-    return {h: f["owner"] for h, f in m.w.spaces["houses"].items() if m.program.boards["houses"].attrs_of_space["sector"][h] == sector}
+    return {h: owner for h, owner in m.w.spaces["houses"]["owner"].items() if m.program.boards["houses"].attrs_of_space["sector"][h] == sector}
 
 
 def hold(m, seat, *names):
     """Puts a seat's bags in these houses (by hand, so the end conditions are told to look again)."""
     for h in names:
-        m.w.spaces["houses"][h]["owner"] = seat
+        m.w.spaces["houses"]["owner"][h] = seat
     m.w.touch()
 
 

@@ -26,7 +26,7 @@ def assert_ended_by_rule(m, players):
     assert m.w.alive[winner]
     # bags are never created or destroyed: players' bags and the bank add up to 80
     held = sum(p["stash"] for p in m.w.players) + sum(
-        1 for f in m.w.spaces["houses"].values() if f["owner"] is not None)
+        1 for owner in m.w.spaces["houses"]["owner"].values() if owner is not None)
     assert held + m.w.shared["bank"] == 80
 
 

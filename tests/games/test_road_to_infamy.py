@@ -54,7 +54,7 @@ def recruit(m, seat, name, active=True):
     """Gives a seat a gangster (from wherever it is), active or not yet."""
     g = next(c.id for c in m.program.cards if c.label == name)
     m.w.put(g, ("crew", seat))
-    m.w.cardf[g]["active"] = active
+    m.w.cardf["active"][g] = active
     return g
 
 
@@ -104,7 +104,7 @@ def gang(m, seat):
 def total(m, seat, colour):
     prog = m.program
     return sum(prog.cards[c].attrs["value"] for c in m.w.zones[("played", seat)]
-               if m.w.cardf[c]["on"] == colour)
+               if m.w.cardf["on"][c] == colour)
 
 
 def said(m, fragment):
@@ -327,7 +327,7 @@ def test_ri05_gangster_goes_to_the_highest_red_total_and_is_active_next_hand():
     assert labels(m, "crew", 0) == ["the Enforcer"]
     g = m.w.zones[("crew", 0)][0]
     # hand 2 has started (prepare ran): the ability is active from now on
-    assert m.w.shared["round"] == 2 and m.w.cardf[g]["active"]
+    assert m.w.shared["round"] == 2 and m.w.cardf["active"][g]
 
 
 # ---------------------------------------------------------------- RI-06 ties
@@ -373,7 +373,7 @@ def test_ri07_reset_discards_played_bids_and_everyone_draws_three():
     assert sorted(labels(m, "bid_discard")) == ["blue 1", "green 1", "green 2", "green 3", "red 1", "red 2"]
     assert all(len(m.w.zones[("played", s)]) == 0 for s in (0, 1))
     # fields are back to their start values, so equal bids stay one choice
-    assert all(m.w.cardf[c] == {"on": "red", "turn": 0, "extra": False}
+    assert all(m.w.card_fields(c) == {"on": "red", "turn": 0, "extra": False}
                for c in m.w.zones[("bid_discard", None)])
 
 

@@ -126,7 +126,7 @@ def test_tb02_boss_cards_for_the_player_count_and_the_deck_they_make():
     assert m.pending.seat == 0 and m.pending.labels == [
         "2 players: bosses 346", "2 players: bosses 1245", "2 players: bosses 357"]
     drive(m, ("boss cards", "2 players: bosses 346"))
-    in_play = [b for b, f in m.w.spaces["boss"].items() if f["in_play"]]
+    in_play = [b for b, on in m.w.spaces["boss"]["in_play"].items() if on]
     assert in_play == ["detroit", "kansas_city", "memphis", "chicago"]
     assert m.w.shared["chicago_pos"] == 1  # second in line
     # the deck: exactly the 13 city cards of Detroit, Kansas City and Memphis
@@ -140,7 +140,7 @@ def test_tb02_boss_cards_for_the_player_count_and_the_deck_they_make():
 def test_tb02_banished_tokens_only_with_cincinnati():
     m = begin(2, "2 players: bosses 1245")
     assert [p["token"] for p in m.w.players] == [True, True]
-    assert m.w.spaces["boss"]["cincinnati"]["in_play"]
+    assert m.w.spaces["boss"]["in_play"]["cincinnati"]
     four = start(GAME, 4)
     assert four.pending.labels == ["4 players: bosses 1234567", "4 players: bosses 34567"]
 
@@ -462,7 +462,7 @@ def test_tb08_big_cubes_return_small_cubes_leave_the_game():
     assert m.w.players[0]["points"] == 4
     assert reserve(m, 0, big=True) == 6 and reserve(m, 0, big=False) == 2
     assert [m.program.cards[c].label for c in m.w.zones[("gone", None)]] == ["small cube of seat 0"]
-    assert all(m.w.zones[("gang", b)] == [] for b in m.w.spaces["boss"])
+    assert all(m.w.zones[("gang", b)] == [] for b in m.program.boards["boss"].spaces)
 
 
 # ---------------------------------------------------------------- TB-09

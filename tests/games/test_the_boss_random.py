@@ -31,7 +31,7 @@ def cubes_by_owner(m):
 
 
 def assert_single_majorities(m):
-    for boss in m.w.spaces["boss"]:
+    for boss in m.program.boards["boss"].spaces:
         per = Counter(m.program.cards[c].attrs["owner"] for c in m.w.zones[("gang", boss)])
         if per:
             top = max(per.values())
@@ -60,7 +60,7 @@ def test_random_games_end_by_a_rule(players, seed):
     assert cubes_by_owner(m) == Counter({s: 10 for s in range(players)})
     assert len(m.w.zones[("unused", None)]) == 10 * (4 - players)
     # TB-08: after the last cleanup no cube sits on a boss, and only small cubes are used up
-    assert all(m.w.zones[("gang", b)] == [] for b in m.w.spaces["boss"])
+    assert all(m.w.zones[("gang", b)] == [] for b in m.program.boards["boss"].spaces)
     assert all(m.program.cards[c].attrs["n"] > 7 for c in m.w.zones[("gone", None)])
     # TB-09: the winners are exactly the seats with the best key (points, points in the
     # last round, cubes in reserve); more than one only after the overtime limit

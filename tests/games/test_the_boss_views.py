@@ -28,7 +28,7 @@ def test_seat_view_hides_rewards_and_hand_values_but_shows_colours(snapshot):
         real = [m.program.cards[c].attrs["boss"] for c in m.w.zones[("hand", other)]]
         assert hand["show"] == real  # the colours, in hand order
     assert all(isinstance(x, str) and " " in x for x in zones["hand/seat 1"])  # own hand: full labels
-    rewards = {m.program.cards[c].label for b in m.w.spaces["boss"] for c in m.w.zones[("reward", b)]}
+    rewards = {m.program.cards[c].label for b in m.program.boards["boss"].spaces for c in m.w.zones[("reward", b)]}
     others = {m.program.cards[c].label for s in (0, 2) for c in m.w.zones[("hand", s)]}
     text = json.dumps(view)
     assert not any(f'"{lab}"' in text for lab in rewards | others)

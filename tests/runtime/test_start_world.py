@@ -11,11 +11,11 @@ def test_a_game_leaves_the_next_games_start_alone():
     program = repository_game("games/mafialand.game").program
     first = Machine(program, 3, FixedChance([3, 4]))
     first.w.players[0]["stash"] = 99
-    first.w.spaces["houses"][next(iter(first.w.spaces["houses"]))]["owner"] = 1
+    first.w.spaces["houses"]["owner"][next(iter(first.w.spaces["houses"]["owner"]))] = 1
     first.w.zones[("deck", None)].clear()
     second = Machine(program, 3, FixedChance([3, 4]))
     assert second.w.players[0]["stash"] != 99
-    assert all(f["owner"] is None for f in second.w.spaces["houses"].values())
+    assert all(owner is None for owner in second.w.spaces["houses"]["owner"].values())
     assert second.w.zones[("deck", None)] or second.w.zones[("hand", 0)]
     assert program.start_world(3).players[0]["stash"] != 99
 

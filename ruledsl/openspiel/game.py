@@ -138,6 +138,10 @@ class RuledslGame(pyspiel.Game):
 
     def action_ids(self, labels) -> list:
         """Each label's id, in the order given; distinct within one decision."""
+        known = self.label_ids
+        ids = [known.get(label) for label in labels]
+        if None not in ids:  # all in the vocabulary (the common case): distinct, as the labels are
+            return ids
         ids, taken = [], set()
         overflow = len(self.labels)
         for label in labels:
@@ -186,8 +190,7 @@ class Play:
             if self.base is None and self.step_index is None:
                 machine = Machine(self.g.program, self.g.players, chance)
             else:
-                machine = self.base.clone()
-                machine.chance = chance
+                machine = self.base.clone(chance=chance)
                 machine.choose_index(self.step_index)
         except NeedChance as need:
             self.event, self.picks = need.event, []

@@ -50,8 +50,7 @@ def seat_view(machine, seat: int) -> str:
 
 def step(machine, index: int):
     """A copy of `machine` after choice `index`; None if that step needs chance or fails."""
-    after = machine.clone()
-    after.chance = ScriptedChance(())
+    after = machine.clone(chance=ScriptedChance(()))
     try:
         after.choose_index(index)
     except (NeedChance, GameRuntimeError):

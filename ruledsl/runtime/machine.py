@@ -264,20 +264,23 @@ class Machine:
                 self.emit("settled", machine=self)
         return None
 
-    def clone(self, listener=None) -> "Machine":
+    def clone(self, listener=None, chance=None) -> "Machine":
         """A game in progress, copied: moves on the copy leave this one alone, and the
         copy, given the same choices, plays on exactly as this one would.
 
         The chance source is copied too (its `clone()`, else a deep copy), so both
-        draw the same outcomes from here on. The copy reports to `listener` (none by
+        draw the same outcomes from here on, unless `chance` is given: the copy draws
+        from that instead. The copy reports to `listener` (none by
         default), never to this machine's listener. The pending decision and the result
         are shared: nothing changes them once made."""
         other = object.__new__(self.__class__)  # not copy.copy: search and the OpenSpiel adapter clone at every step
         other.__dict__.update(self.__dict__)
         other.w = self.w.clone()
         other.frames = [f.copy() for f in self.frames]
-        chance_clone = getattr(self.chance, "clone", None)
-        other.chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
+        if chance is None:
+            chance_clone = getattr(self.chance, "clone", None)
+            chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
+        other.chance = chance
         other.listener = listener or _deaf
         other.listening = listener is not None
         attach = getattr(other.chance, "attach", None)

@@ -7,7 +7,6 @@ a game that uses it, and shows that an end condition reading the field is looked
 after it (a statement that forgot `changes_world` would leave the game running)."""
 from __future__ import annotations
 
-import attrs
 import pytest
 from lark import v_args
 
@@ -18,7 +17,6 @@ from ruledsl.check.types import INT
 from support import run_text
 
 
-@attrs.frozen(kw_only=True)
 class Bump(ast.Stmt):                                   # 1. the AST node and its properties
     straight = True
     changes_world = True

@@ -49,15 +49,16 @@ def canonical(node):
         return None
     if isinstance(node, (tuple, list)):
         return tuple(canonical(x) for x in node)
-    if attrs.has(type(node)):
+    if ast.is_node(node):
         return (type(node).__name__,) + tuple(
             (f.name, canonical(getattr(node, f.name))) for f in ast.syntax_fields(type(node))
-            if f.name != "override" and not _omitted(f, getattr(node, f.name)))
+            if f.name != "override" and not _omitted(node, f))
     return node
 
 
-def _omitted(field, value) -> bool:
-    return field.metadata.get("omit_at_default", False) and value == field.default
+def _omitted(node, field) -> bool:
+    """An `added()` field at its default (ast.added)."""
+    return field.name in node.added_fields and getattr(node, field.name) == field.default
 
 
 def load(path: str, files: dict | None = None) -> Loaded:
@@ -210,7 +211,7 @@ def _keep_base(new, old, merged):
     while hidden in taken:
         n += 1
         hidden = f"{new.name} (base {n})"
-    merged.append(attrs.evolve(old, name=hidden, override=False))
+    merged.append(ast.evolve(old, name=hidden, override=False))
     return ast.rename_calls(new, BASE_CALL, hidden)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
-import attrs
 from lark import Token, Transformer, v_args
 
 from ..errors import Diagnostic, Span
@@ -277,14 +276,14 @@ def _shift(node, dline: int, dcol: int):
     """Moves the spans of an expression read from inside a string literal."""
     if isinstance(node, tuple):
         return tuple(_shift(n, dline, dcol) for n in node)
-    if not attrs.has(type(node)):
+    if not ast.is_node(node):
         return node
     changes = {}
-    for f in attrs.fields(type(node)):
-        v = getattr(node, f.name)
+    for name in node.__struct_fields__:
+        v = getattr(node, name)
         if isinstance(v, Span):
-            changes[f.name] = Span(v.path, v.line + dline, v.col + (dcol if v.line == 1 else 0),
-                                   v.end_line + dline, v.end_col + (dcol if v.end_line == 1 else 0))
-        elif attrs.has(type(v)) or isinstance(v, tuple):
-            changes[f.name] = _shift(v, dline, dcol)
-    return attrs.evolve(node, **changes)
+            changes[name] = Span(v.path, v.line + dline, v.col + (dcol if v.line == 1 else 0),
+                                 v.end_line + dline, v.end_col + (dcol if v.end_line == 1 else 0))
+        elif ast.is_node(v) or isinstance(v, tuple):
+            changes[name] = _shift(v, dline, dcol)
+    return ast.evolve(node, **changes)

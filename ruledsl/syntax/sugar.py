@@ -10,7 +10,6 @@ import itertools
 import operator
 import re
 
-import attrs
 
 from ..budget import MAX_NUMBER, MAX_SPACES, MAX_TEXT
 from ..errors import Diagnostic
@@ -112,7 +111,7 @@ class SpaceRows:
                 rows += self.rows(row, MAX_SPACES + 1 - len(rows))
             except NotFixed as err:
                 self.errors.append(Diagnostic(err.node.span, "E339", FIXED))
-        return attrs.evolve(board, spaces=tuple(rows))
+        return ast.evolve(board, spaces=tuple(rows))
 
     def rows(self, row: ast.SpaceProduct, room: int) -> list:
         names = [n for n, _ in row.bindings]

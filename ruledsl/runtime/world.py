@@ -109,8 +109,10 @@ class World:
         }
         if boards:
             out["boards"] = boards
-        if p.field_cards and seat is None:
-            out["card_fields"] = {p.cards[c].label + f" #{c}": self.card_fields(c) for c in p.field_cards}
+        if p.card_fields and seat is None:
+            names, cols = p.card_field_names, self.cardf
+            out["card_fields"] = {p.cards[c].label + f" #{c}": {f: cols[f][c] for f in names[p.cards[c].set]}
+                                  for c in p.field_cards}
         return out
 
     def show_zone(self, key, cards, seat):

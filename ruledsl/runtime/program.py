@@ -106,6 +106,8 @@ class Program:
     field_labelers: dict = attrs.Factory(dict)  # (owner, name) -> labeler
     enums: dict = attrs.Factory(dict)
     card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
+    zone_labels: dict = attrs.Factory(dict)  # zone key -> its label, made on first use (zone_label)
+    card_field_rows: list | None = None  # [(label #id, card, field names)] for snapshots, made on first use
     tracks: dict = attrs.Factory(dict)  # (space, forward?) -> Track, built on first use (walk_to)
     start_worlds: dict = attrs.Factory(dict)  # players -> the World as a game starts (new_world)
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
@@ -201,6 +203,14 @@ class Program:
 
     # ------------------------------------------------------------ labels
     def zone_label(self, key) -> str:
+        """A zone's name in views, snapshots and transcripts: 'deck', 'hand/seat 1'.
+        Snapshots ask for every zone's at every step, so each is made once."""
+        label = self.zone_labels.get(key)
+        if label is None:
+            label = self.zone_labels[key] = self._zone_label(key)
+        return label
+
+    def _zone_label(self, key) -> str:
         name, k = key
         if k is None:
             return name
@@ -216,10 +226,14 @@ class Program:
         """set -> its card fields' names, in order."""
         return {name: [f for f, _ in fields] for name, fields in self.card_fields.items()}
 
-    @property
-    def field_cards(self) -> list:
-        """The ids of the cards that have fields, in order."""
-        return sorted(c for name in self.card_fields for c in self.cardset_ids[name])
+    def field_card_rows(self) -> list:
+        """(snapshot key 'label #id', card id, its field names) of each card that has
+        fields, in id order."""
+        if self.card_field_rows is None:
+            names = self.card_field_names
+            cards = sorted(c for name in self.card_fields for c in self.cardset_ids[name])
+            self.card_field_rows = [(f"{self.cards[c].label} #{c}", c, names[self.cards[c].set]) for c in cards]
+        return self.card_field_rows
 
     def card_key_label(self, card: int) -> str:
         """A card's label, made unique within its set with ' #2', ' #3' in listed order."""

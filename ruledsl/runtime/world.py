@@ -97,9 +97,10 @@ class World:
                 hide = seat is not None and seat != i and p.secret_player_fields.get(name)
                 shown[name] = "?" if hide else p.show_field("player", name, value)
             players.append(shown)
-        zones = {}
+        zones, labels = {}, p.zone_labels
         for key, cards in self.zones.items():
-            zones[p.zone_label(key)] = self.show_zone(key, cards, seat)
+            label = labels.get(key) or p.zone_label(key)
+            zones[label] = self.show_zone(key, cards, seat) if cards or seat is not None else []
         boards = {b: {s: {f: p.show_field(b, f, col[s]) for f, col in cols.items()} for s in p.boards[b].spaces}
                   for b, cols in self.spaces.items()}
         out = {
@@ -110,9 +111,8 @@ class World:
         if boards:
             out["boards"] = boards
         if p.card_fields and seat is None:
-            names, cols = p.card_field_names, self.cardf
-            out["card_fields"] = {p.cards[c].label + f" #{c}": {f: cols[f][c] for f in names[p.cards[c].set]}
-                                  for c in p.field_cards}
+            cols = self.cardf
+            out["card_fields"] = {key: {f: cols[f][c] for f in names} for key, c, names in p.field_card_rows()}
         return out
 
     def show_zone(self, key, cards, seat):

@@ -282,9 +282,18 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
         if self.collecting is None:
             self.emit_call(code, s, s.call)
             return
-        # a call of a straight rule (OpEmitter.is_simple): its effects run in place
-        body, args = self.straight_run(code, s.call.name), self.arguments(s.call, s.span)
-        self.simple(code, s, lambda vm, env: body(vm, args(vm.w, env)))
+        # a call of a straight rule (OpEmitter.is_simple): its effects run in place, and the
+        # call costs the work unit of the op it replaces (straight rules calling each other
+        # many times over, 16 deep, would otherwise run for ever within one op)
+        body, args, span = self.straight_run(code, s.call.name), self.arguments(s.call, s.span), s.span
+
+        def call_in_place(vm, env):
+            w = vm.w
+            w.work -= 1
+            if w.work < 0:
+                budget.charge(w, 0, span)
+            body(vm, args(w, env))
+        self.simple(code, s, call_in_place)
 
     def arguments(self, call, span):
         """`f(w, env)` giving the {parameter: value} dict a rule call passes."""

@@ -29,6 +29,7 @@ class OpEmitter:
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.straight: set | None = None  # the straight rules (straight_rules), found on first use
         self.straight_runs: dict = {}  # rule -> its body's effects run as one function (straight_run)
+        self.rule_changes: dict = {}  # straight rule -> whether its body can change what end conditions read
 
     def code(self, name, decl, body) -> Code:
         code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
@@ -141,8 +142,11 @@ class OpEmitter:
     def changes_world(self, s) -> bool:
         """Whether a simple statement can change what an end condition reads (a call of a
         straight rule: whether any statement of its body can)."""
-        if isinstance(s, ast.CallStmt):
-            return any(self.changes_world(t) for t in self.m.rules[s.call.name].body)
+        if isinstance(s, ast.CallStmt):  # once per rule: a rule may call another many times, 16 deep
+            name = s.call.name
+            if name not in self.rule_changes:
+                self.rule_changes[name] = any(self.changes_world(t) for t in self.m.rules[name].body)
+            return self.rule_changes[name]
         return s.changes_world and watched(self.p.ends_read, writes(self.m, s))
 
     def simple(self, code, s, effect):

@@ -64,3 +64,29 @@ def test_a_long_chain_of_straight_rules_compiles_and_stops_at_the_depth_limit(tm
     with pytest.raises(GameRuntimeError) as info:
         run_text(tmp_path, "shared { n: int = 0 }\n" + chain + "rule flow() { r0() }\n")
     assert info.value.diagnostic.code == "R004"
+
+
+def fan_out(depth: int, calls: int) -> str:
+    """Straight rules r0..r{depth}, each calling the next `calls` times: calls**depth
+    effects from one call of r0, none of them changing what the end condition reads."""
+    rules = [f"rule r{depth}() {{ m += 1 }}"]
+    rules += [f"rule r{i}() {{ " + "  ".join([f"r{i + 1}()"] * calls) + " }" for i in range(depth - 1, -1, -1)]
+    return ('shared { n: int = 0  m: int = 0 }\nend when done "done": n > 5\n' + "\n".join(rules)
+            + '\nrule flow() { loop { r0()  choose x from 1..2 by seat(0) } }\n')
+
+
+def test_a_rule_called_many_times_over_is_looked_at_once_when_compiling(tmp_path, monkeypatch):
+    from ruledsl.compile.ops import OpEmitter
+    looked = []
+    original = OpEmitter.changes_world
+    monkeypatch.setattr(OpEmitter, "changes_world", lambda self, s: looked.append(s) or original(self, s))
+    compiled(tmp_path, fan_out(depth=8, calls=4))  # 4**8 = 65,536 looks if each call looked again
+    assert len(looked) < 200
+
+
+def test_calls_of_straight_rules_cost_work_so_a_fan_of_them_stops_at_the_step_budget(tmp_path):
+    """4**11 (about 4 million) calls run in place in one op: each costs a work unit, as the
+    op it replaces did, so the step stops with R010 instead of running that long."""
+    with pytest.raises(GameRuntimeError) as info:
+        run_text(tmp_path, fan_out(depth=11, calls=4))
+    assert info.value.diagnostic.code == "R010"

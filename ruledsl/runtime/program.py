@@ -221,16 +221,11 @@ class Program:
             return f"{name}/{self.card_key_label(k)}"
         return f"{name}/{k}"
 
-    @property
-    def card_field_names(self) -> dict:
-        """set -> its card fields' names, in order."""
-        return {name: [f for f, _ in fields] for name, fields in self.card_fields.items()}
-
     def field_card_rows(self) -> list:
         """(snapshot key 'label #id', card id, its field names) of each card that has
         fields, in id order."""
         if self.card_field_rows is None:
-            names = self.card_field_names
+            names = {name: [f for f, _ in fields] for name, fields in self.card_fields.items()}
             cards = sorted(c for name in self.card_fields for c in self.cardset_ids[name])
             self.card_field_rows = [(f"{self.cards[c].label} #{c}", c, names[self.cards[c].set]) for c in cards]
         return self.card_field_rows

@@ -61,8 +61,8 @@ class World:
     def card_fields(self, card: int) -> dict:
         """{field: value} of one card, in its set's order ({} for a card without fields)."""
         p = self.program
-        names = p.card_field_names.get(p.cards[card].set, ()) if 0 <= card < len(p.cards) else ()
-        return {f: self.cardf[f][card] for f in names}
+        fields = p.card_fields.get(p.cards[card].set, ()) if 0 <= card < len(p.cards) else ()
+        return {f: self.cardf[f][card] for f, _ in fields}
 
     # ------------------------------------------------------------ zones
     def zone(self, key) -> list:

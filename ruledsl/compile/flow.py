@@ -26,7 +26,9 @@ def _land(vm, fr, slot, getter, on_land):
 
 
 class FlowCompiler(OpEmitter):
-    """Control flow as jumps between ops: if, loops, break, walks on a board."""
+    """Control flow as jumps between ops: if, loops, break, walks on a board. An if or
+    loop whose bodies are all simple (OpEmitter.is_simple) is no op of its own: it runs
+    as plain Python in the stretch around it (inplace.py)."""
 
     def s_If(self, code, s):
         exits = []

@@ -14,6 +14,7 @@ from ..syntax import ast
 from .decide import DecisionCompiler
 from .expr import ExprCompiler
 from .flow import FlowCompiler
+from .inplace import GameOver
 from .watch import ends_read, zones_watched
 
 
@@ -279,21 +280,9 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
         return lambda w, env, v: w.cardf[name].__setitem__(need(w, env), v)
 
     def s_CallStmt(self, code, s):
-        if self.collecting is None:
-            self.emit_call(code, s, s.call)
-            return
-        # a call of a straight rule (OpEmitter.is_simple): its effects run in place, and the
-        # call costs the work unit of the op it replaces (straight rules calling each other
-        # many times over, 16 deep, would otherwise run for ever within one op)
-        body, args, span = self.straight_run(code, s.call.name), self.arguments(s.call, s.span), s.span
-
-        def call_in_place(vm, env):
-            w = vm.w
-            w.work -= 1
-            if w.work < 0:
-                budget.charge(w, 0, span)
-            body(vm, args(w, env))
-        self.simple(code, s, call_in_place)
+        """A call of a rule that is not straight (a straight one runs in its stretch,
+        inplace.py)."""
+        self.emit_call(code, s, s.call)
 
     def arguments(self, call, span):
         """`f(w, env)` giving the {parameter: value} dict a rule call passes."""
@@ -389,10 +378,10 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
         winner = self.x(s.winner) if s.winner is not None else None
         reason, draw = s.reason, s.draw
 
-        def end(vm, fr):
-            vm.finish(reason, winner=winner(vm.w, fr.env) if winner else None, draw=draw)
-            return True
-        self.emit(code, "end", s.span, end)
+        def end(vm, env):
+            vm.finish(reason, winner=winner(vm.w, env) if winner else None, draw=draw)
+            raise GameOver  # the op running this pauses the Machine for good
+        self.simple(code, s, end)
 
     def s_Return(self, code, s):
         if self.m.calls_rule(s.value):  # `return r(...)`: r's result

@@ -3,9 +3,10 @@
 OpEmitter appends ops; straight statements in a row share one op."""
 from __future__ import annotations
 
-from ..errors import RUNTIME_FAILURES, GameRuntimeError, failure_message
+from ..check.types import PLAYER
 from ..runtime.program import Code
 from ..syntax import ast
+from .inplace import MAX_NESTING, stretch_op, stretch_run
 from .watch import watched, writes
 
 INLINE_DEPTH = 16  # straight rules calling straight rules: at most this deep is run in place
@@ -29,7 +30,7 @@ class OpEmitter:
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.straight: set | None = None  # the straight rules (straight_rules), found on first use
         self.straight_runs: dict = {}  # rule -> its body's effects run as one function (straight_run)
-        self.rule_changes: dict = {}  # straight rule -> whether its body can change what end conditions read
+        self.rule_checks: dict = {}  # straight rule -> whether its body looks at the end conditions
 
     def code(self, name, decl, body) -> Code:
         code = Code(name=name, span=decl.span, params=[p.name for p in decl.params])
@@ -72,32 +73,44 @@ class OpEmitter:
         self.jumps[self.emit(code, "jump", span, _goto(target))] = target
 
     def is_simple(self, s) -> bool:
-        """A statement that runs as an effect: a straight one (no jumps, calls or decisions),
-        or, when fusing, a call of a straight rule."""
+        """A statement that runs as an effect (see runs_in_place)."""
+        return self.runs_in_place(s, self.straight_rule)
+
+    def runs_in_place(self, s, straight_rule, depth: int = 0) -> bool:
+        """A straight statement (no jumps, calls or decisions), or, when fusing, a call of a
+        rule for which `straight_rule(name)` holds, or an if or loop whose bodies are made
+        only of such statements (a compound statement), at most MAX_NESTING deep."""
         if isinstance(s, ast.CallStmt):
-            return self.fuse and self.straight_rule(s.call.name)
+            return self.fuse and straight_rule(s.call.name)
+        if s.compound:
+            return self.fuse and depth < MAX_NESTING and all(
+                self.runs_in_place(t, straight_rule, depth + 1) for body in s.bodies() for t in body)
         return s.straight and not (isinstance(s, ast.Let) and self.m.calls_rule(s.value))
 
     def straight_rule(self, name) -> bool:
         """Whether a call of rule `name` runs its effects in place (see straight_rules)."""
         if self.straight is None:
-            self.straight = straight_rules(self.m, self.is_simple)
+            self.straight = straight_rules(self.m, lambda s: self.runs_in_place(s, lambda _: True))
         return name in self.straight
 
     def straight_run(self, code, name):
-        """`run(vm, env)`: the effects of straight rule `name`'s body in order (compiled once
-        per rule), a failure named at its statement as in a run of effects."""
+        """`run(vm, env)`: the stretch of straight rule `name`'s body (compiled once per
+        rule), a failure named at its statement."""
         run = self.straight_runs.get(name)
         if run is None:  # straight rules never reach themselves: this compiles each once
-            saved, effects = self.collecting, []
-            self.collecting = effects
-            try:
-                for s in self.m.rules[name].body:
-                    getattr(self, "s_" + type(s).__name__)(code, s)
-            finally:
-                self.collecting = saved
-            run = self.straight_runs[name] = _in_order(effects)
+            rule = self.m.rules[name]
+            run = self.straight_runs[name] = stretch_run(self, code, rule.body, rule.span)
         return run
+
+    def leaf(self, code, s):
+        """(effect, span, kind) of a straight statement, made by its compiler `s_K`."""
+        saved, effects = self.collecting, []
+        self.collecting = effects
+        try:
+            getattr(self, "s_" + type(s).__name__)(code, s)
+        finally:
+            self.collecting = saved
+        return effects[0]
 
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op
@@ -114,76 +127,61 @@ class OpEmitter:
         self.simple_run(code, run)
 
     def simple_run(self, code, stmts):
-        """Straight-line effects (no jumps, no decisions) run in one op, in order."""
+        """A stretch of simple statements (no jumps, no decisions) runs as one op, one
+        generated function (inplace.py)."""
         if not stmts:
             return
-        effects: list = []
-        self.collecting = effects
-        try:
-            for s in stmts:
-                getattr(self, "s_" + type(s).__name__)(code, s)
-        finally:
-            self.collecting = None
-        changes = any(self.changes_world(s) for s in stmts)
-        if len(effects) == 1:  # a failure is named at the op's span, the statement's
-            run, span, kind = effects[0]
-        else:
-            run = _in_order(effects)
-            span, kind = effects[0][1], "effects"
-        nxt = self.next_pc(code)
-
-        def op(vm, fr):
-            run(vm, fr.env)
-            if changes:
-                vm.w.version += 1
-            fr.pc = nxt[0]
-        self.emit(code, kind, span, op)
+        kind = type(stmts[0]).__name__.lower() if len(stmts) == 1 else "effects"
+        self.emit(code, kind, stmts[0].span, stretch_op(self, code, stmts, self.next_pc(code)))
 
     def changes_world(self, s) -> bool:
-        """Whether a simple statement can change what an end condition reads (a call of a
-        straight rule: whether any statement of its body can)."""
-        if isinstance(s, ast.CallStmt):  # once per rule: a rule may call another many times, 16 deep
-            name = s.call.name
-            if name not in self.rule_changes:
-                self.rule_changes[name] = any(self.changes_world(t) for t in self.m.rules[name].body)
-            return self.rule_changes[name]
+        """Whether a statement can change what an end condition reads by itself (a compound
+        statement or a call run in place: its own effects say, and mark it as they run)."""
         return s.changes_world and watched(self.p.ends_read, writes(self.m, s))
+
+    def checks_ends(self, s) -> bool:
+        """Whether a simple statement looks at the end conditions: a loop over players run
+        in place does at each turn boundary, as its op would. Inside a compound statement
+        or the straight rule a call runs (worked out once per rule: a rule may call
+        another many times, 16 deep)."""
+        if isinstance(s, ast.CallStmt):
+            name = s.call.name
+            if name not in self.rule_checks:
+                self.rule_checks[name] = any(self.checks_ends(t) for t in self.m.rules[name].body)
+            return self.rule_checks[name]
+        if isinstance(s, ast.For) and s.source.note.type.elem == PLAYER:
+            return True
+        return s.compound and any(self.checks_ends(t) for body in s.bodies() for t in body)
 
     def simple(self, code, s, effect):
         self.collecting.append((effect, s.span, type(s).__name__.lower()))
 
 
-def _in_order(effects):
-    """`run(vm, env)`: the effects (effect, span, kind) one after another; a Python failure
-    in one is a runtime error at its statement."""
-    steps, spans = [e for e, _, _ in effects], [sp for _, sp, _ in effects]
-
-    def run(vm, env):
-        i = 0
-        try:
-            for i, effect in enumerate(steps):
-                effect(vm, env)
-        except RUNTIME_FAILURES as err:
-            raise GameRuntimeError(spans[i], "R000", failure_message(err)) from None
-    return run
+def _calls_in(stmts):
+    """The rules called by statements, also inside compound ones (not by decisions)."""
+    for s in stmts:
+        if isinstance(s, ast.CallStmt):
+            yield s.call.name
+        elif s.compound:
+            for body in s.bodies():
+                yield from _calls_in(body)
 
 
 def straight_rules(model, is_simple) -> set:
     """The rules whose calls run their effects in place, with no frame of their own: made
     only of simple statements and calls of such rules, giving no result, and at most
-    INLINE_DEPTH deep counting the calls below. No decision, jump or end can happen in
-    them. A rule that reaches itself again is never one (it keeps its frames and their
-    depth limit, R004), nor is one that calls it.
+    INLINE_DEPTH deep counting the calls below (also calls inside an if or loop run in
+    place). No decision or jump can happen in them; an `end` can (the op running them
+    pauses for good, see GameOver). A rule that reaches itself again is never one (it
+    keeps its frames and their depth limit, R004), nor is one that calls it.
 
     Worked out from the rules that call no rule upwards (not by recursion: a file may
     chain thousands of rules)."""
     callees: dict = {}
     simple: dict = {}
     for name, rule in model.rules.items():
-        calls = {s.call.name for s in rule.body if isinstance(s, ast.CallStmt)}
-        callees[name] = calls
-        simple[name] = rule.returns is None and all(
-            isinstance(s, ast.CallStmt) or is_simple(s) for s in rule.body)
+        callees[name] = set(_calls_in(rule.body))
+        simple[name] = rule.returns is None and all(is_simple(s) for s in rule.body)
     callers: dict = {name: [] for name in callees}
     waiting = {name: len(calls) for name, calls in callees.items()}
     for name, calls in callees.items():

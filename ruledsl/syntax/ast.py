@@ -199,15 +199,23 @@ class Match(Expr):
 class Stmt(Node):
     """A statement. Each kind says here what the compiler must know of it:
 
-    - `straight`: it runs without jumps, rule calls or decisions, so the compiler may run a
-      stretch of such statements as one op (compile/ops.py, OpEmitter.block);
+    - `straight`: it runs without jumps, rule calls or decisions (it may end the game), so
+      the compiler may run a stretch of such statements as one op (compile/ops.py,
+      OpEmitter.block);
+    - `compound`: an if or a loop that runs as one effect too when every statement of its
+      `bodies()` can (and so can a stretch around it);
     - `changes_world`: it can change the World, so end conditions must be looked at
       again after it (an assignment to a local changes nothing: the compiler knows which).
-    A kind that says neither is compiled to ops of its own, which bump the World's
+    A kind that says none of these is compiled to ops of its own, which bump the World's
     version themselves where they change it (as walks do)."""
     span: Span
     straight: ClassVar[bool] = False
+    compound: ClassVar[bool] = False
     changes_world: ClassVar[bool] = False
+
+    def bodies(self) -> tuple:
+        """The statement lists a compound statement runs."""
+        return ()
 
 
 class Let(Stmt):
@@ -236,11 +244,16 @@ class CallStmt(Stmt):
 
 
 class If(Stmt):
+    compound = True
     branches: tuple  # ((cond, body), ...)
     other: tuple | None
 
+    def bodies(self) -> tuple:
+        return tuple(body for _, body in self.branches) + ((self.other,) if self.other is not None else ())
+
 
 class For(Stmt):
+    compound = True
     var: str
     source: Expr
     order: Expr | None
@@ -248,15 +261,26 @@ class For(Stmt):
     start: Expr | None
     body: tuple
 
+    def bodies(self) -> tuple:
+        return (self.body,)
+
 
 class While(Stmt):
+    compound = True
     cond: Expr
     body: tuple
 
+    def bodies(self) -> tuple:
+        return (self.body,)
+
 
 class Repeat(Stmt):
+    compound = True
     count: Expr
     body: tuple
+
+    def bodies(self) -> tuple:
+        return (self.body,)
 
 
 class Loop(Stmt):
@@ -354,6 +378,7 @@ class Eliminate(Stmt):
 
 
 class EndGame(Stmt):
+    straight = True
     reason: str
     winner: Expr | None
     draw: bool = added(False)  # `end "..." draw`: nobody wins

@@ -1,0 +1,192 @@
+"""Compile stage: a stretch of simple statements as one generated Python function.
+
+A stretch (OpEmitter.is_simple: straight statements, calls of straight rules, and ifs
+and loops made only of those) runs as plain Python: its ifs and loops become Python's
+own, each straight statement is a call of its effect (from the statement compilers'
+`s_K` methods), each condition a call of its generated expression, each call of a
+straight rule a call of that rule's own stretch. As in the expression code, nothing of
+the game file reaches the generated text: it holds only names and numbers made here,
+and every value it needs is passed in its namespace.
+
+What the ops would have done, the stretch does too:
+- a Python failure is a runtime error at the statement or condition that failed;
+- each turn of a loop and each call of a straight rule costs one unit of work;
+- a loop over players looks at the end conditions before each turn and after the last
+  (turn boundaries); the end of the game there, or at an `end`, stops the stretch
+  (GameOver) and the op pauses the Machine for good;
+- the World is marked changed right after each statement that changes what the end
+  conditions read, so that the end conditions see it at the next turn boundary. An op's
+  own stretch with no turn boundary in it marks it once, at its end, if a statement at
+  its top level changed it.
+"""
+from __future__ import annotations
+
+from .. import budget, cache
+from ..check.types import PLAYER
+from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
+
+MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)
+
+
+class GameOver(Exception):
+    """Raised in a stretch when the game ended (an `end`, or end conditions that hold at a
+    turn boundary); the op running the stretch pauses the Machine for good."""
+
+
+OP_TEMPLATE = """\
+def _op(vm, fr):
+    env = fr.env
+    w = vm.w
+    try:
+{body}
+    except _FAILED as err:
+        raise _failed(_spans[_at], err) from None
+    except _Over:
+        return True
+{mark}    fr.pc = _next[0]
+"""
+
+RUN_TEMPLATE = """\
+def _run(vm, env):
+    w = vm.w
+    try:
+{body}
+    except _FAILED as err:
+        raise _failed(_spans[_at], err) from None
+"""
+
+
+def _failed(span, err) -> GameRuntimeError:
+    return GameRuntimeError(span, "R000", failure_message(err))
+
+
+def stretch_op(emitter, code, stmts, next_pc):
+    """`op(vm, fr)`: the stretch, then on to `next_pc[0]` (a cell: it may be patched)."""
+    gen = _Stretch(emitter, code, marking=any(emitter.checks_ends(s) for s in stmts))
+    body = gen.block(stmts, 2, gen.marking)
+    mark = "    w.version += 1\n" if gen.changes else ""  # the stretch's top level changed the World
+    return gen.build(OP_TEMPLATE.format(body=body, mark=mark), "_op", stmts[0].span, _next=next_pc)
+
+
+def stretch_run(emitter, code, stmts, span):
+    """`run(vm, env)`: the stretch of a straight rule's body, marking as it goes."""
+    gen = _Stretch(emitter, code, marking=True)
+    return gen.build(RUN_TEMPLATE.format(body=gen.block(stmts, 2, True)), "_run", span)
+
+
+class _Stretch:
+    """Generates the text of one stretch; `marking`: mark the World changed after each
+    statement that changes it (else `changes` says whether one at the top level did)."""
+
+    def __init__(self, emitter, code, marking: bool):
+        self.e, self.code, self.marking = emitter, code, marking
+        self.ns: dict = {"_FAILED": RUNTIME_FAILURES, "_failed": _failed, "_Over": GameOver,
+                         "_charge": budget.charge}
+        self.spans: list = []
+        self.changes = False
+        self.kinds: list = []  # the kind of each statement at the top level
+
+    def const(self, value) -> str:
+        name = f"_k{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def at(self, span) -> int:
+        self.spans.append(span)
+        return len(self.spans) - 1
+
+    def block(self, stmts, depth: int, mark: bool) -> str:
+        lines: list = []
+        for s in stmts:
+            if depth == 2:
+                self.kinds.append(type(s).__name__.lower())
+            gen = getattr(self, "g_" + type(s).__name__, None)
+            if gen is None:
+                self.leaf(lines, s, depth, mark)
+            else:
+                gen(lines, s, depth)
+        return "\n".join(lines) if lines else "    " * depth + "pass"
+
+    def build(self, source, name, span, **ns):
+        self.ns.update(ns, _spans=self.spans)
+        try:
+            compiled = cache.compiled(source, f"<ruledsl code at {span.where()}>", self.e.p.path)
+        except (SyntaxError, RecursionError, MemoryError):
+            raise RuleError([Diagnostic(span, "E403", "these statements are nested too deeply to compile; "
+                                                      "split them into rules")]) from None
+        exec(compiled, self.ns)
+        return self.ns[name]
+
+    # ------------------------------------------------------------ statements
+    def leaf(self, lines, s, depth, mark):
+        """A straight statement: a call of its effect."""
+        effect, span, _ = self.e.leaf(self.code, s)
+        pad = "    " * depth
+        lines.append(f"{pad}_at = {self.at(span)}")
+        lines.append(f"{pad}{self.const(effect)}(vm, env)")
+        if self.e.changes_world(s):
+            if mark:
+                lines.append(f"{pad}w.version += 1")
+            else:
+                self.changes = True
+
+    def tick(self, lines, k, depth):
+        """One unit of work, charged against the step's budget (budget.charge)."""
+        pad = "    " * depth
+        lines.append(f"{pad}w.work -= 1")
+        lines.append(f"{pad}if w.work < 0:")
+        lines.append(f"{pad}    _charge(w, 0, _spans[{k}])")
+
+    def g_CallStmt(self, lines, s, depth):
+        """A call of a straight rule: its own stretch, on the arguments' env."""
+        run = self.const(self.e.straight_run(self.code, s.call.name))
+        args = self.const(self.e.arguments(s.call, s.span))
+        k = self.at(s.span)
+        lines.append(f"{'    ' * depth}_at = {k}")
+        self.tick(lines, k, depth)
+        lines.append(f"{'    ' * depth}{run}(vm, {args}(w, env))")
+
+    def g_If(self, lines, s, depth):
+        pad = "    " * depth
+        for i, (cond, body) in enumerate(s.branches):
+            test, k = self.const(self.e.x(cond)), self.at(cond.span)
+            if i == 0:
+                lines.append(f"{pad}_at = {k}")
+                lines.append(f"{pad}if {test}(w, env):")
+            else:  # `_at` names the condition being tested; an assignment is falsy-proof this way
+                lines.append(f"{pad}elif (_at := {k}) is None or {test}(w, env):")
+            lines.append(self.block(body, depth + 1, True))
+        if s.other is not None:
+            lines.append(f"{pad}else:")
+            lines.append(self.block(s.other, depth + 1, True))
+
+    def g_For(self, lines, s, depth):
+        """Over players, each turn is a turn boundary; knocked-out players miss theirs."""
+        pad, inner = "    " * depth, "    " * (depth + 1)
+        items, var, k = self.const(self.e.order_fn(s)), self.const(s.var), self.at(s.span)
+        turns = s.source.note.type.elem == PLAYER
+        item = f"_i{depth}"
+        lines.append(f"{pad}_at = {k}")
+        lines.append(f"{pad}for {item} in {items}(vm, env):")
+        if turns:
+            lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue",
+                      f"{inner}_at = {k}", f"{inner}if vm.check_ends():", f"{inner}    raise _Over"]
+        self.tick(lines, k, depth + 1)
+        lines.append(f"{inner}env[{var}] = {item}")
+        lines.append(self.block(s.body, depth + 1, True))
+        if turns:
+            lines += [f"{pad}_at = {k}", f"{pad}if vm.check_ends():", f"{pad}    raise _Over"]
+
+    def g_While(self, lines, s, depth):
+        pad, inner = "    " * depth, "    " * (depth + 1)
+        test, k = self.const(self.e.x(s.cond)), self.at(s.span)
+        lines += [f"{pad}while True:", f"{inner}_at = {k}", f"{inner}if not {test}(w, env):", f"{inner}    break"]
+        self.tick(lines, k, depth + 1)
+        lines.append(self.block(s.body, depth + 1, True))
+
+    def g_Repeat(self, lines, s, depth):
+        pad = "    " * depth
+        count, k = self.const(self.e.x(s.count)), self.at(s.span)
+        lines += [f"{pad}_at = {k}", f"{pad}for _ in range({count}(w, env)):"]
+        self.tick(lines, k, depth + 1)
+        lines.append(self.block(s.body, depth + 1, True))

@@ -1,0 +1,141 @@
+"""Stretches (compile/inplace.py): ifs and loops made only of simple statements run as
+plain Python inside one op. Each test runs the same text fused and with one op per
+statement (explain's mode) where the two must agree."""
+from __future__ import annotations
+
+import pytest
+
+from ruledsl.compile.inplace import MAX_NESTING
+from ruledsl.errors import GameRuntimeError
+from ruledsl.pipeline import load_game
+from ruledsl.runtime.machine import Machine
+from support import FixedChance
+
+
+def machine(tmp_path, text, fuse=True, players=3, listener=None):
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    return Machine(load_game(str(path), fuse=fuse).program, players, FixedChance(), listener=listener)
+
+
+def both(tmp_path, text, players=3):
+    """(fused, one op per statement): each Machine with the events it emitted."""
+    out = []
+    for fuse in (True, False):
+        heard = []
+        m = machine(tmp_path, text, fuse, players, listener=lambda kind, data: heard.append((kind, data)))
+        out.append((m, [(k, d.get("text", d.get("seat", d.get("reason")))) for k, d in heard]))
+    return out
+
+
+def test_ifs_and_loops_of_simple_statements_become_no_ops_of_their_own(tmp_path):
+    text = """player { n: int = 0 }
+rule flow() {
+  for p in players { if p.n == 0 { p.n += 1 } else { p.n = 0 } }
+  repeat 3 { seat(0).n += 1 }
+  while seat(1).n < 5 { seat(1).n += 2 }
+  choose x from 1..2 by seat(0)
+}"""
+    fused, unfused = both(tmp_path, text)
+    assert fused[0].program.rules["flow"].kinds == ["effects", "choose"]
+    assert {"if", "for", "repeat", "while"} <= set(unfused[0].program.rules["flow"].kinds)
+    assert [p["n"] for p in fused[0].w.players] == [4, 5, 1] == [p["n"] for p in unfused[0].w.players]
+
+
+def test_an_end_inside_a_stretch_stops_it_there(tmp_path):
+    text = """shared { n: int = 0 }
+rule flow() {
+  n = 1
+  if n == 1 { say "before"  end "done" winner seat(1)  say "never" }
+  n = 2
+}"""
+    for m, heard in both(tmp_path, text):
+        assert m.result.reason == "done" and m.result.winners == [1]
+        assert m.w.shared["n"] == 1
+        assert ("say", "never") not in heard and ("say", "before") in heard
+
+
+def test_a_loop_over_players_is_a_turn_boundary_also_in_a_stretch(tmp_path):
+    """Seat 1 goes out in seat 0's turn and misses its own; then a straight rule's loop
+    puts seat 0 out, and the last-standing condition holds at its next turn boundary: the
+    game ends there, before anything after the call."""
+    text = """end when last "last one in": count(p in players) == 1 winner first(p in players)
+rule out_all_but(keep: player) { for q in players { if q != keep { eliminate q } } }
+rule flow() {
+  for p in players {
+    say "turn {p}"
+    if p == seat(0) { eliminate seat(1) }
+  }
+  say "after the loop"
+  out_all_but(seat(2))
+  say "never"
+}"""
+    (fused, heard), (_, unheard) = both(tmp_path, text)
+    assert heard == unheard
+    assert [d for k, d in heard if k == "say"] == ["turn seat 0", "turn seat 2", "after the loop"]
+    assert [d for k, d in heard if k == "eliminate"] == [1, 0]
+    assert fused.result.reason == "last one in" and fused.result.winners == [2]
+
+
+def test_a_change_just_before_a_loop_over_players_is_seen_at_its_first_turn_boundary(tmp_path):
+    text = """end when last "last one in": count(p in players) == 1 winner first(p in players)
+rule flow() {
+  eliminate seat(0)
+  eliminate seat(1)
+  for p in players { say "turn {p}" }
+}"""
+    for m, heard in both(tmp_path, text):
+        assert m.result.reason == "last one in"
+        assert not any(k == "say" for k, _ in heard)  # the game ended before the first turn
+
+
+def test_a_branch_not_taken_leaves_the_world_unmarked(tmp_path):
+    text = """player { points: int = 0  bag: int = 0 }
+end when big "ten points": any(p in players: p.points >= 10)
+rule flow() {
+  loop {
+    choose n from 1..2 by seat(0)
+    for p in players { p.bag += n  if n == 2 { p.points += 5 } }
+  }
+}"""
+    m = machine(tmp_path, text)
+    before = m.w.version
+    m.choose("1")
+    assert m.w.version == before  # only bags changed: the end condition is not looked at again
+    m.choose("2")
+    assert m.w.version > before
+
+
+@pytest.mark.parametrize("loop", ["repeat 1000000000000 { n += 0 }", "while true { n += 0 }",
+                                  "for i in 1..900000 { for j in 1..900000 { n += 0 } }"])
+def test_a_loop_in_a_stretch_spends_work_and_stops_at_the_step_budget(tmp_path, loop):
+    text = f"shared {{ n: int = 0 }}\nrule flow() {{\n  {loop}\n}}"
+    with pytest.raises(GameRuntimeError) as info:
+        machine(tmp_path, text)
+    assert info.value.diagnostic.code in ("R010", "R011")
+    assert info.value.diagnostic.span.line == 4  # the loop
+
+
+def test_a_failure_in_a_stretch_is_named_at_its_statement(tmp_path):
+    text = """player { n: int = 0 }
+shared { who: player? = none }
+rule flow() {
+  for p in players {
+    if p.n == 0 {
+      p.n = 1
+      who.n = 2
+    }
+  }
+}"""
+    for fuse in (True, False):
+        with pytest.raises(GameRuntimeError) as info:
+            machine(tmp_path, text, fuse)
+        assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R001", 8)
+
+
+def test_ifs_nested_deeper_than_a_stretch_allows_still_compile_and_run(tmp_path):
+    depth = MAX_NESTING * 3
+    body = "".join("  " * i + "if n >= 0 {\n" for i in range(depth)) + "n += 1\n" + "}\n" * depth
+    m = machine(tmp_path, f"shared {{ n: int = 0 }}\nrule flow() {{\n{body}}}")
+    assert m.w.shared["n"] == 1
+    assert "if" in m.program.rules["flow"].kinds  # the outer ifs are ops; the inner ones a stretch

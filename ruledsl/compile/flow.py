@@ -155,8 +155,28 @@ class FlowCompiler(OpEmitter):
     def s_Loop(self, code, s):
         self.loop_body(code, s, "loop", None, len(code.ops), [0])
 
+    def in_place_Walk(self, s) -> bool:
+        """A walk on a track with no `on pass` or `on land` trigger is straight: nothing
+        runs between its steps, so it is one effect (walk_in_place)."""
+        board = s.target.note.type.name
+        return (self.m.boards[board].decl.topology != "graph"
+                and not any((kind, board) in self.m.triggers for kind in ("pass", "land")))
+
+    def walk_in_place(self, s):
+        count, direction = self.x(s.count), self.x(s.direction)
+        setter, getter, walk_to = self.setter(s.target), self.x(s.target), self.p.walk_to
+
+        def walk(vm, env):
+            w = vm.w
+            steps, way = count(w, env), direction(w, env)
+            if steps > 0:
+                setter(w, env, walk_to(getter(w, env), way, steps))
+        return walk
+
     def s_Walk(self, code, s):
         """`move X.f by N steps D`: one space at a time, running `on pass` and `on land`."""
+        if self.collecting is not None:
+            return self.simple(code, s, self.walk_in_place(s))
         board = s.target.note.type.name
         setter = self.setter(s.target)
         getter = self.x(s.target)

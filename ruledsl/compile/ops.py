@@ -77,14 +77,18 @@ class OpEmitter:
         return self.runs_in_place(s, self.straight_rule)
 
     def runs_in_place(self, s, straight_rule, depth: int = 0) -> bool:
-        """A straight statement (no jumps, calls or decisions), or, when fusing, a call of a
-        rule for which `straight_rule(name)` holds, or an if or loop whose bodies are made
-        only of such statements (a compound statement), at most MAX_NESTING deep."""
+        """A straight statement (no jumps, calls or decisions), or, when fusing: a call of a
+        rule for which `straight_rule(name)` holds; an if or loop whose bodies are made
+        only of such statements (a compound statement), at most MAX_NESTING deep; or a
+        statement whose compiler's `in_place_K` says that it is straight in this game."""
         if isinstance(s, ast.CallStmt):
             return self.fuse and straight_rule(s.call.name)
         if s.compound:
             return self.fuse and depth < MAX_NESTING and all(
                 self.runs_in_place(t, straight_rule, depth + 1) for body in s.bodies() for t in body)
+        in_place = getattr(self, "in_place_" + type(s).__name__, None)  # straight in some games only
+        if in_place is not None:
+            return self.fuse and in_place(s)
         return s.straight and not (isinstance(s, ast.Let) and self.m.calls_rule(s.value))
 
     def straight_rule(self, name) -> bool:

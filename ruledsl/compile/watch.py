@@ -44,7 +44,7 @@ def writes(model, s):
     """The key a straight statement writes: None for nothing the World tracks by itself
     (card moves and shuffles mark the World changed in World.put and shuffle_zone when a
     watched zone changes), ("any",) for a kind this module does not know."""
-    if isinstance(s, ast.Assign):
+    if isinstance(s, (ast.Assign, ast.Walk)):
         return write_key(model, s.target)
     if isinstance(s, ast.Eliminate):
         return ALIVE

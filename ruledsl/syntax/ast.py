@@ -337,6 +337,7 @@ class MoveCard(Stmt):
 
 
 class Walk(Stmt):
+    changes_world = True
     target: Expr
     count: Expr
     direction: Expr

@@ -139,3 +139,23 @@ def test_ifs_nested_deeper_than_a_stretch_allows_still_compile_and_run(tmp_path)
     m = machine(tmp_path, f"shared {{ n: int = 0 }}\nrule flow() {{\n{body}}}")
     assert m.w.shared["n"] == 1
     assert "if" in m.program.rules["flow"].kinds  # the outer ifs are ops; the inner ones a stretch
+
+
+LANE = """board lane() loop { space a space b space c space d }
+player { at: lane = a  moved: int = 0 }
+end when far "on d": any(p in players: p.at == d)
+"""
+
+
+@pytest.mark.parametrize("trigger", ["", "on land lane(s: lane, p: player) { p.moved += 1 }\n"])
+def test_a_walk_is_part_of_a_stretch_unless_a_trigger_runs_in_it(tmp_path, trigger):
+    text = LANE + trigger + """rule flow() {
+  for p in players { move p.at by 2 + p.seat steps forward  p.moved += 1 }
+  choose x from 1..2 by seat(0)
+}"""
+    fused, unfused = both(tmp_path, text, players=2)
+    assert ("walk" in fused[0].program.rules["flow"].kinds) == bool(trigger)
+    for m, _ in (fused, unfused):
+        assert m.result.reason == "on d"  # seat 1 walked to d: the next turn boundary ends the game
+        assert [p["at"] for p in m.w.players] == ["c", "d"]
+        assert [p["moved"] for p in m.w.players] == ([2, 2] if trigger else [1, 1])

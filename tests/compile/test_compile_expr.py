@@ -122,6 +122,47 @@ def test_filters_on_a_fixed_attribute_keep_meaning_and_order(tmp_path):
     assert m.program.cards[m.w.shared["f"]].attrs == {"suit": 2, "rank": 1}
 
 
+COLUMNS = """cards c(suit: int, rank: int) {
+  field owner: player? = none
+  each suit in 0..1, rank in 1..3
+}
+zone deck: c hidden
+zone hand per player: c owner
+"""
+
+
+@pytest.mark.parametrize("expr,value", [
+    ("count(x in c where x.owner == seat(1))", 3),
+    ("count(x in c where x.suit == 1 and seat(1) == x.owner)", 1),
+    ("count(x in c where x.owner == none)", 2),
+    ("if any(x in c where x.suit == 0 and x.owner == seat(0)) then 1 else 0", 1),
+    ("if all(x in c where x.suit == 1: x.owner == seat(1)) then 1 else 0", 0),
+    ("if all(x in c where x.suit == 1 and x.rank < 3: x.owner == seat(1)) then 1 else 0", 0),
+    ("if all(x in c where x.suit == 1 and x.rank == 1: x.owner == seat(1)) then 1 else 0", 1),
+    # the key is evaluated before the items in the fast code; with no items, the rules never evaluate it
+    ("count(x in hand[seat(0)] where x.owner == [seat(0)][5])", 0),
+])
+def test_count_any_and_all_over_a_stored_field_keep_their_meaning(tmp_path, expr, value):
+    """Such tests run in C over the field's column (ExprCompiler.by_column)."""
+    text = COLUMNS + f"""shared {{ n: int = 9 }}
+rule flow() {{
+  for x in c {{
+    if x.rank == 1 or (x.suit == 0 and x.rank == 3) {{ x.owner = seat(1) }}
+    else if x.suit == 0 and x.rank == 2 {{ x.owner = seat(0) }}
+  }}
+  n = {expr}
+}}
+"""
+    assert run_text(tmp_path, text).w.shared["n"] == value
+
+
+def test_a_failing_key_of_a_column_test_is_named_where_the_rules_evaluate_it(tmp_path):
+    text = COLUMNS + "shared { n: int = 9 }\nrule flow() { n = count(x in c where x.owner == [seat(0)][5]) }\n"
+    with pytest.raises(GameRuntimeError) as info:
+        run_text(tmp_path, text)
+    assert (info.value.diagnostic.code, info.value.diagnostic.span.line, info.value.diagnostic.span.col) == ("R002", 9, 49)
+
+
 @pytest.mark.parametrize("stmt,at", [("who.score = 1", "who.score"), ("n += who.score", "who.score")])
 def test_a_failing_assignment_changes_nothing_and_names_the_none(tmp_path, stmt, at):
     line = f"rule flow() {{ n = 5  {stmt} }}"

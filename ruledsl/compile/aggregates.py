@@ -1,0 +1,221 @@
+"""Compile stage, expressions part 2: collections (aggregates, filters, list literals
+and ranges) as Python text, a mixin of the expression generator (expr.py `_Gen`).
+
+Aggregates become comprehensions over the items, each visit charged to the work budget.
+Two shortcuts in fast code, each with the checked code (no shortcut) behind it:
+- a `where` conjunct `x.attr == K` on a fixed attribute of a board or card set (K not
+  mentioning x) is an index lookup: only matching items are visited;
+- count, any and all whose one test is `x.f == K` on a stored field run in C over the
+  field's column (`by_column`).
+"""
+from __future__ import annotations
+
+import operator
+from functools import partial
+
+from .. import budget
+from ..syntax import ast
+
+
+def var(name: str) -> str:
+    """The Python name of a game's local `name` in generated code."""
+    return "_v_" + name
+
+
+class CollectionGen:
+    """The collection methods of the expression generator; `_Gen` has `expr`, `const`,
+    `checked`, `m` (the model) and `p` (the program)."""
+
+    def items(self, e) -> str:
+        """The iterable of a collection or zone, not copied (expressions don't mutate)."""
+        src = self.expr(e)
+        return f"w.zones[{src}]" if e.note.type.kind == "zone" else src
+
+    def loop(self, e, make) -> str:
+        """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound.
+
+        Over a board or card set, a `where` conjunct `x.attr == K` on a fixed attribute
+        (K not mentioning x) becomes an index lookup: only matching items are visited.
+        """
+        src, conds = self.items(e.source), _conjuncts(e.where)
+        index = self.index_for(e, conds)
+        if index is not None:
+            src, conds = index
+        where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
+        made = make()
+        src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"  # the work budget
+        return f"{made} for {var(e.var)} in {src}{where}"
+
+    def index_for(self, e, conds):
+        """(source code, remaining conjuncts) using an attribute index, or None (always in
+        checked code: an index evaluates its key before the other conjuncts)."""
+        found = self.find_index(e, conds)
+        if found is None:
+            return None
+        table, key, rest = found
+        return f"{self.const(_AttrIndex(table))}[{self.expr(key)}]", rest
+
+    def find_index(self, e, conds):
+        """(attribute table, key, remaining conjuncts) for the first conjunct `x.attr == K`
+        on a fixed attribute of a board or card set (K not mentioning x), or None."""
+        src = e.source
+        if self.checked or not isinstance(src, ast.Name) or src.note.binding.local:
+            return None
+        tables = self.fixed_attrs(src.name)
+        if tables is None:
+            return None
+        for i, c in enumerate(conds):
+            if not (isinstance(c, ast.Binary) and c.op == "=="):
+                continue
+            for attr, key in ((c.left, c.right), (c.right, c.left)):
+                if (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == e.var
+                        and attr.name in tables and not _mentions(key, e.var)):
+                    return tables[attr.name], key, conds[:i] + conds[i + 1:]
+        return None
+
+    def fixed_attrs(self, name):
+        """Attribute tables {attr: function giving [(item, value)...]} of a board or card set."""
+        if name in self.m.boards:
+            prog = self.p  # boards are built after the field defaults compile: read them on first use
+            return {a: (lambda a=a, n=name: [(s, prog.boards[n].attrs_of_space[a][s]) for s in prog.boards[n].spaces])
+                    for a in self.m.boards[name].params}
+        if name in self.m.cardsets:
+            prog = self.p  # cards are built after defs compile: read them on first use
+            return {a: (lambda a=a, n=name: [(c, prog.cards[c].attrs[a]) for c in prog.cardset_ids[n]])
+                    for a in self.m.cardsets[name].params}
+        return None
+
+    def by_column(self, e):
+        """count, any or all whose one test is `x.f == K` on a stored field of a board or
+        card set (K not mentioning x; other conjuncts only on fixed attributes, through
+        their index), as one pass in C over the field's column: `count(x in S where
+        x.f == K)`, `any(x in S where x.f == K)`, `all(x in S [where ...]: x.f == K)`.
+        K is evaluated once, before the items (the checked code, run when this fails,
+        evaluates as the rules do)."""
+        if e.func in ("count", "any") and e.value is None:
+            conds, test = _conjuncts(e.where), None
+        elif e.func == "all":
+            conds, test = (_conjuncts(e.where), e.value) if e.value is not None else ([], e.where)
+        else:
+            return None
+        index = self.find_index(e, conds) if conds else None
+        rest = index[2] if index is not None else conds
+        if test is None and len(rest) == 1:
+            test, rest = rest[0], []
+        match = self.column_eq(e.var, test) if test is not None and not rest else None
+        if match is None:  # decided before any text is made: nested aggregates are made once
+            return None
+        column, key = match
+        src = self.items(e.source) if index is None else f"{self.const(_AttrIndex(index[0]))}[{self.expr(index[1])}]"
+        values = f"map({column}.__getitem__, {self.const(budget.visited)}(w, {src}, {self.const(e.span)}))"
+        run = {"count": operator.countOf, "any": operator.contains, "all": _all_equal}[e.func]
+        return f"{self.const(run)}({values}, {self.expr(key)})"
+
+    def column_eq(self, var, c):
+        """(the column of x.f, K) for a test `x.f == K` on a stored field, or None."""
+        if not (isinstance(c, ast.Binary) and c.op == "=="):
+            return None
+        for attr, key in ((c.left, c.right), (c.right, c.left)):
+            if isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == var \
+                    and not _mentions(key, var):
+                ot, name = attr.obj.note.type, attr.name
+                if ot.kind == "space" and name not in self.m.boards[ot.name].params:
+                    return f"w.spaces[{ot.name!r}][{name!r}]", key
+                if ot.kind == "card" and name not in self.m.cardsets[ot.name].params:
+                    return f"w.cardf[{name!r}]", key
+        return None
+
+    def c_Aggregate(self, e):
+        func, x = e.func, var(e.var)
+        if func in ("count", "any", "all") and not self.checked:
+            fast = self.by_column(e)
+            if fast is not None:
+                return fast
+        value = lambda: self.expr(e.value)  # noqa: E731  (built only where x is bound)
+        if func == "count":
+            return f"len([{self.loop(e, lambda: '1')}])"  # lists beat generators on small sets
+        if func == "first":
+            return f"next(({self.loop(e, lambda: x)}), None)"
+        if func == "any":
+            return f"any({self.loop(e, value if e.value is not None else lambda: 'True')})"
+        if func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
+            cond = lambda: self.expr(e.where)  # noqa: E731
+            return f"all({self.loop(_Unfiltered(e), cond)})"
+        if func == "all":
+            return f"all({self.loop(e, value)})"
+        if func == "sum":
+            return f"sum([{self.loop(e, value)}])"
+        if func in ("max", "min"):
+            return f"{func}([{self.loop(e, value)}], default=0)"
+        return f"{self.const(_best)}({self.loop(e, lambda: f'({x}, {value()})')})"
+
+    def c_Filter(self, e):
+        if e.where is None:
+            src = self.expr(e.source)
+            return f"list(w.zones[{src}])" if e.source.note.type.kind == "zone" else src
+        return f"[{self.loop(e, lambda: var(e.var))}]"
+
+    def c_ListLit(self, e):
+        return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
+
+    def c_Range(self, e):
+        return f"{self.const(budget.make_range)}(w, {self.expr(e.lo)}, {self.expr(e.hi)}, {self.const(e.span)})"
+
+
+def _all_equal(values, key) -> bool:
+    return not any(map(partial(operator.ne, key), values))
+
+
+class _Unfiltered:
+    """An aggregate seen without its `where` (for `all(x in S where c)`, c is the value)."""
+
+    def __init__(self, e):
+        self.source, self.var, self.where = e.source, e.var, None
+
+
+def _conjuncts(e) -> list:
+    """`a and b and c` as [a, b, c]; no condition as []."""
+    if e is None:
+        return []
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _mentions(e, name: str) -> bool:
+    """Whether a Name `name` occurs anywhere in the expression tree."""
+    if isinstance(e, ast.Name):
+        return e.name == name
+    if isinstance(e, (list, tuple)):
+        return any(_mentions(x, name) for x in e)
+    if isinstance(e, ast.Expr):
+        return any(_mentions(getattr(e, f.name), name) for f in ast.syntax_fields(type(e)))
+    return False
+
+
+class _AttrIndex(dict):
+    """Items of a board or card set grouped by one fixed attribute, in declared order.
+
+    Filled on first use (cards exist only after defs compile); a plain dict lookup after.
+    """
+
+    def __init__(self, pairs_of):
+        super().__init__()
+        self.pairs_of = pairs_of
+
+    def __missing__(self, key):
+        if self.pairs_of is not None:
+            for item, value in self.pairs_of():
+                self.setdefault(value, []).append(item)
+            self.pairs_of = None
+            if key in self:
+                return self[key]
+        return ()
+
+
+def _best(pairs):
+    top, top_v = None, None
+    for x, v in pairs:
+        if top_v is None or v > top_v:
+            top, top_v = x, v
+    return top

@@ -84,7 +84,6 @@ class _Stretch:
                          "_charge": budget.charge}
         self.spans: list = []
         self.changes = False
-        self.kinds: list = []  # the kind of each statement at the top level
 
     def const(self, value) -> str:
         name = f"_k{len(self.ns)}"
@@ -98,8 +97,6 @@ class _Stretch:
     def block(self, stmts, depth: int, mark: bool) -> str:
         lines: list = []
         for s in stmts:
-            if depth == 2:
-                self.kinds.append(type(s).__name__.lower())
             gen = getattr(self, "g_" + type(s).__name__, None)
             if gen is None:
                 self.leaf(lines, s, depth, mark)

@@ -167,6 +167,7 @@ class Play:
         self.machine = None  # the live machine, at a decision or the end
         self.base = None  # while chance is pending: the machine before the step (None: set-up)
         self.step_index = None  # the decision index the step applies (None: set-up)
+        self.told = None  # what the step's chooser did, kept while the step waits for chance
         self.events: list = []  # outcomes of the step's finished chance events
         self.event = None  # the chance event being drawn
         self.picks: list = []  # its outcomes so far, one per chance node
@@ -183,8 +184,11 @@ class Play:
         # ids, legal and the run's Members are never changed once made: shared
         return other
 
-    def run_step(self, told: str | None):
-        """Runs the pending step from its start with the chance outcomes known so far."""
+    def run_step(self, told):
+        """Runs the pending step from its start with the chance outcomes known so far.
+        `told`: what its chooser did (None when chance goes on with the same step)."""
+        if told is not None:
+            self.told = told
         chance = ScriptedChance(self.events)
         try:
             if self.base is None and self.step_index is None:
@@ -196,6 +200,7 @@ class Play:
             self.event, self.picks = need.event, []
             return
         self.machine, self.base, self.step_index, self.events, self.event = machine, None, None, [], None
+        told, self.told = self.told, None
         self.world_text = None
         if machine.pending is not None and machine.steps >= self.g.max_steps:
             machine.stop_at_limit(f"step limit: {self.g.max_steps} decisions")

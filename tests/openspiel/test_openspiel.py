@@ -242,3 +242,15 @@ def test_grouping_that_changes_a_later_seats_options_is_refused(tmp_path):
     assert ok.is_terminal()
     with pytest.raises(Exception, match="seat 1's 'second'.* not simultaneous"):
         state.apply_actions([ids["3"], state.legal_actions(1)[0]])
+
+
+def test_the_choice_before_a_roll_is_in_the_information_states():
+    """Seat 0 rolls: the step's record for the seats' information states keeps the choice,
+    also though the step stopped for the die on the way (it once said "set-up" instead)."""
+    game = load_game(str(EXAMPLES / "pig.game"), players=2)
+    state = game.new_initial_state()
+    roll = next(a for a in state.legal_actions() if state.action_to_string(0, a) == "roll")
+    state.apply_action(roll)
+    assert state.is_chance_node()
+    state.apply_action(3)  # a four
+    assert state.play.seen.told == ("seat 0 chose for roll or hold", "roll", False)

@@ -298,9 +298,11 @@ class Machine:
         """Ends the game: `winner` wins; else, unless a draw (or not by a rule), the best score wins."""
         p, w = self.program, self.w
         scores = [p.score(w, s) for s in range(w.n)]
-        keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
+        keys = scores  # without tiebreaks, the score alone orders
+        if p.tiebreaks:
+            keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
         alive = [s for s in range(w.n) if w.alive[s]]
-        ranking = sorted(alive, key=lambda s: keys[s], reverse=True) + list(reversed(w.out_order))
+        ranking = sorted(alive, key=keys.__getitem__, reverse=True) + list(reversed(w.out_order))
         if winner is not None:
             winners = [winner]
             ranking = [winner] + [s for s in ranking if s != winner]
@@ -311,4 +313,5 @@ class Machine:
         self.pending = None
         self.result = Result(reason=reason, winners=winners, ranking=ranking, scores=scores, by_rule=by_rule,
                              draw=draw)
-        self.emit("end", reason=reason, winners=winners)
+        if self.listening:
+            self.emit("end", reason=reason, winners=winners)

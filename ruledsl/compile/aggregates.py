@@ -170,7 +170,7 @@ class _Unfiltered:
     """An aggregate seen without its `where` (for `all(x in S where c)`, c is the value)."""
 
     def __init__(self, e):
-        self.source, self.var, self.where = e.source, e.var, None
+        self.source, self.var, self.where, self.span = e.source, e.var, None, e.span
 
 
 def _conjuncts(e) -> list:

@@ -156,6 +156,15 @@ rule flow() {{
     assert run_text(tmp_path, text).w.shared["n"] == value
 
 
+@pytest.mark.parametrize("test,value", [("p.n >= 0", True), ("p.n > 0", False)])
+def test_all_with_its_condition_as_the_where_compiles_and_runs(tmp_path, test, value):
+    """`all(x in S where c)`: every x meets c. It once crashed the compiler (the visit
+    charge named a span that form did not carry)."""
+    m = run_text(tmp_path, f"player {{ n: int = 0 }}\nshared {{ ok: bool = false }}\n"
+                           f"rule flow() {{ ok = all(p in players where {test}) }}\n")
+    assert m.w.shared["ok"] is value
+
+
 def test_a_failing_key_of_a_column_test_is_named_where_the_rules_evaluate_it(tmp_path):
     text = COLUMNS + "shared { n: int = 9 }\nrule flow() { n = count(x in c where x.owner == [seat(0)][5]) }\n"
     with pytest.raises(GameRuntimeError) as info:

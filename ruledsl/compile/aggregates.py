@@ -37,27 +37,24 @@ class CollectionGen:
         Over a board or card set, a `where` conjunct `x.attr == K` on a fixed attribute
         (K not mentioning x) becomes an index lookup: only matching items are visited.
         """
-        src, conds = self.items(e.source), _conjuncts(e.where)
-        index = self.index_for(e, conds)
+        conds = _conjuncts(e.where)
+        index = self.find_index(e, conds)
         if index is not None:
-            src, conds = index
+            conds = index[2]
+        src = self.visited(e, index)
         where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
-        made = make()
-        src = f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"  # the work budget
-        return f"{made} for {var(e.var)} in {src}{where}"
+        return f"{make()} for {var(e.var)} in {src}{where}"
 
-    def index_for(self, e, conds):
-        """(source code, remaining conjuncts) using an attribute index, or None (always in
-        checked code: an index evaluates its key before the other conjuncts)."""
-        found = self.find_index(e, conds)
-        if found is None:
-            return None
-        table, key, rest = found
-        return f"{self.const(_AttrIndex(table))}[{self.expr(key)}]", rest
+    def visited(self, e, index) -> str:
+        """The code of the items to visit, each charged to the work budget: through the
+        index found by find_index, or all of the source."""
+        src = self.items(e.source) if index is None else f"{self.const(_AttrIndex(index[0]))}[{self.expr(index[1])}]"
+        return f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
 
     def find_index(self, e, conds):
         """(attribute table, key, remaining conjuncts) for the first conjunct `x.attr == K`
-        on a fixed attribute of a board or card set (K not mentioning x), or None."""
+        on a fixed attribute of a board or card set (K not mentioning x), or None (always in
+        checked code: an index evaluates its key before the other conjuncts)."""
         src = e.source
         if self.checked or not isinstance(src, ast.Name) or src.note.binding.local:
             return None
@@ -65,12 +62,9 @@ class CollectionGen:
         if tables is None:
             return None
         for i, c in enumerate(conds):
-            if not (isinstance(c, ast.Binary) and c.op == "=="):
-                continue
-            for attr, key in ((c.left, c.right), (c.right, c.left)):
-                if (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == e.var
-                        and attr.name in tables and not _mentions(key, e.var)):
-                    return tables[attr.name], key, conds[:i] + conds[i + 1:]
+            test = _attr_test(c, e.var)
+            if test is not None and test[0].name in tables:
+                return tables[test[0].name], test[1], conds[:i] + conds[i + 1:]
         return None
 
     def fixed_attrs(self, name):
@@ -106,23 +100,20 @@ class CollectionGen:
         if match is None:  # decided before any text is made: nested aggregates are made once
             return None
         column, key = match
-        src = self.items(e.source) if index is None else f"{self.const(_AttrIndex(index[0]))}[{self.expr(index[1])}]"
-        values = f"map({column}.__getitem__, {self.const(budget.visited)}(w, {src}, {self.const(e.span)}))"
+        values = f"map({column}.__getitem__, {self.visited(e, index)})"
         run = {"count": operator.countOf, "any": operator.contains, "all": _all_equal}[e.func]
         return f"{self.const(run)}({values}, {self.expr(key)})"
 
     def column_eq(self, var, c):
         """(the column of x.f, K) for a test `x.f == K` on a stored field, or None."""
-        if not (isinstance(c, ast.Binary) and c.op == "=="):
+        test = _attr_test(c, var)
+        if test is None:
             return None
-        for attr, key in ((c.left, c.right), (c.right, c.left)):
-            if isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == var \
-                    and not _mentions(key, var):
-                ot, name = attr.obj.note.type, attr.name
-                if ot.kind == "space" and name not in self.m.boards[ot.name].params:
-                    return f"w.spaces[{ot.name!r}][{name!r}]", key
-                if ot.kind == "card" and name not in self.m.cardsets[ot.name].params:
-                    return f"w.cardf[{name!r}]", key
+        (attr, key), ot = test, test[0].obj.note.type
+        if ot.kind == "space" and attr.name not in self.m.boards[ot.name].params:
+            return f"w.spaces[{ot.name!r}][{attr.name!r}]", key
+        if ot.kind == "card" and attr.name not in self.m.cardsets[ot.name].params:
+            return f"w.cardf[{attr.name!r}]", key
         return None
 
     def c_Aggregate(self, e):
@@ -171,6 +162,18 @@ class _Unfiltered:
 
     def __init__(self, e):
         self.source, self.var, self.where, self.span = e.source, e.var, None, e.span
+
+
+def _attr_test(c, name: str):
+    """(x.attr, K) for a test `x.attr == K` or `K == x.attr` on the item `name` (K not
+    mentioning it), else None."""
+    if not (isinstance(c, ast.Binary) and c.op == "=="):
+        return None
+    for attr, key in ((c.left, c.right), (c.right, c.left)):
+        if isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == name \
+                and not _mentions(key, name):
+            return attr, key
+    return None
 
 
 def _conjuncts(e) -> list:

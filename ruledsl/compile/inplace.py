@@ -62,24 +62,25 @@ def _failed(span, err) -> GameRuntimeError:
 
 def stretch_op(emitter, code, stmts, next_pc):
     """`op(vm, fr)`: the stretch, then on to `next_pc[0]` (a cell: it may be patched)."""
-    gen = _Stretch(emitter, code, marking=any(emitter.checks_ends(s) for s in stmts))
-    body = gen.block(stmts, 2, gen.marking)
+    gen = _Stretch(emitter, code)
+    body = gen.block(stmts, 2, mark=any(emitter.checks_ends(s) for s in stmts))
     mark = "    w.version += 1\n" if gen.changes else ""  # the stretch's top level changed the World
     return gen.build(OP_TEMPLATE.format(body=body, mark=mark), "_op", stmts[0].span, _next=next_pc)
 
 
 def stretch_run(emitter, code, stmts, span):
     """`run(vm, env)`: the stretch of a straight rule's body, marking as it goes."""
-    gen = _Stretch(emitter, code, marking=True)
-    return gen.build(RUN_TEMPLATE.format(body=gen.block(stmts, 2, True)), "_run", span)
+    gen = _Stretch(emitter, code)
+    return gen.build(RUN_TEMPLATE.format(body=gen.block(stmts, 2, mark=True)), "_run", span)
 
 
 class _Stretch:
-    """Generates the text of one stretch; `marking`: mark the World changed after each
-    statement that changes it (else `changes` says whether one at the top level did)."""
+    """Generates the text of one stretch. A block made with `mark` marks the World changed
+    right after each statement that changes it; one made without (an op's top level with
+    no turn boundary) leaves that to the op, and `changes` says whether one did."""
 
-    def __init__(self, emitter, code, marking: bool):
-        self.e, self.code, self.marking = emitter, code, marking
+    def __init__(self, emitter, code):
+        self.e, self.code = emitter, code
         self.ns: dict = {"_FAILED": RUNTIME_FAILURES, "_failed": _failed, "_Over": GameOver,
                          "_charge": budget.charge}
         self.spans: list = []
@@ -117,10 +118,9 @@ class _Stretch:
     # ------------------------------------------------------------ statements
     def leaf(self, lines, s, depth, mark):
         """A straight statement: a call of its effect."""
-        effect, span, _ = self.e.leaf(self.code, s)
         pad = "    " * depth
-        lines.append(f"{pad}_at = {self.at(span)}")
-        lines.append(f"{pad}{self.const(effect)}(vm, env)")
+        lines.append(f"{pad}_at = {self.at(s.span)}")
+        lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
         if self.e.changes_world(s):
             if mark:
                 lines.append(f"{pad}w.version += 1")
@@ -166,13 +166,18 @@ class _Stretch:
         lines.append(f"{pad}_at = {k}")
         lines.append(f"{pad}for {item} in {items}(vm, env):")
         if turns:
-            lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue",
-                      f"{inner}_at = {k}", f"{inner}if vm.check_ends():", f"{inner}    raise _Over"]
+            lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue"]
+            self.turn_boundary(lines, k, depth + 1)
         self.tick(lines, k, depth + 1)
         lines.append(f"{inner}env[{var}] = {item}")
         lines.append(self.block(s.body, depth + 1, True))
         if turns:
-            lines += [f"{pad}_at = {k}", f"{pad}if vm.check_ends():", f"{pad}    raise _Over"]
+            self.turn_boundary(lines, k, depth)
+
+    def turn_boundary(self, lines, k, depth):
+        """The end conditions are looked at; the game may end here (GameOver)."""
+        pad = "    " * depth
+        lines += [f"{pad}_at = {k}", f"{pad}if vm.check_ends():", f"{pad}    raise _Over"]
 
     def g_While(self, lines, s, depth):
         pad, inner = "    " * depth, "    " * (depth + 1)

@@ -26,7 +26,7 @@ class OpEmitter:
     def __init__(self, model, prog, ex, fuse: bool = True):
         self.m, self.p, self.x = model, prog, ex
         self.fuse = fuse
-        self.collecting: list | None = None  # where simple() puts effects (see simple_run)
+        self.collecting: list | None = None  # where simple() puts an effect (see leaf)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.straight: set | None = None  # the straight rules (straight_rules), found on first use
         self.straight_runs: dict = {}  # rule -> its body's effects run as one function (straight_run)
@@ -107,7 +107,7 @@ class OpEmitter:
         return run
 
     def leaf(self, code, s):
-        """(effect, span, kind) of a straight statement, made by its compiler `s_K`."""
+        """The effect `f(vm, env)` of a straight statement, made by its compiler `s_K`."""
         saved, effects = self.collecting, []
         self.collecting = effects
         try:
@@ -158,7 +158,8 @@ class OpEmitter:
         return s.compound and any(self.checks_ends(t) for body in s.bodies() for t in body)
 
     def simple(self, code, s, effect):
-        self.collecting.append((effect, s.span, type(s).__name__.lower()))
+        """What `s_K` calls with a straight statement's effect (see leaf)."""
+        self.collecting.append(effect)
 
 
 def _calls_in(stmts):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 
 from ..check.types import PLAYER
+from .inplace import over_players
 from .ops import OpEmitter
 from .watch import watched, write_key
 
@@ -75,7 +76,7 @@ class FlowCompiler(OpEmitter):
     def s_For(self, code, s):
         items = self.order_fn(s)
         var, slot = s.var, f"#for{next(_uid)}"
-        players = s.source.note.type.elem == PLAYER
+        players = over_players(s)
 
         def init(vm, fr):
             fr.env[slot] = [items(vm, fr.env), 0]

@@ -56,6 +56,12 @@ def _run(vm, env):
 """
 
 
+def over_players(loop) -> bool:
+    """Whether a for loop goes over players: each turn of it is a turn boundary (the end
+    conditions are looked at before it, and after the last)."""
+    return loop.source.note.type.elem == PLAYER
+
+
 def _failed(span, err) -> GameRuntimeError:
     return GameRuntimeError(span, "R000", failure_message(err))
 
@@ -161,7 +167,7 @@ class _Stretch:
         """Over players, each turn is a turn boundary; knocked-out players miss theirs."""
         pad, inner = "    " * depth, "    " * (depth + 1)
         items, var, k = self.const(self.e.order_fn(s)), self.const(s.var), self.at(s.span)
-        turns = s.source.note.type.elem == PLAYER
+        turns = over_players(s)
         item = f"_i{depth}"
         lines.append(f"{pad}_at = {k}")
         lines.append(f"{pad}for {item} in {items}(vm, env):")

@@ -3,10 +3,9 @@
 OpEmitter appends ops; straight statements in a row share one op."""
 from __future__ import annotations
 
-from ..check.types import PLAYER
 from ..runtime.program import Code
 from ..syntax import ast
-from .inplace import MAX_NESTING, stretch_op, stretch_run
+from .inplace import MAX_NESTING, over_players, stretch_op, stretch_run
 from .watch import watched, writes
 
 INLINE_DEPTH = 16  # straight rules calling straight rules: at most this deep is run in place
@@ -153,7 +152,7 @@ class OpEmitter:
             if name not in self.rule_checks:
                 self.rule_checks[name] = any(self.checks_ends(t) for t in self.m.rules[name].body)
             return self.rule_checks[name]
-        if isinstance(s, ast.For) and s.source.note.type.elem == PLAYER:
+        if isinstance(s, ast.For) and over_players(s):
             return True
         return s.compound and any(self.checks_ends(t) for body in s.bodies() for t in body)
 

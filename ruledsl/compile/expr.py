@@ -113,6 +113,13 @@ class ExprCompiler:
         checked = lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}  # noqa: E731
         return _build(TEMPLATE, body, gen, checked, span)
 
+    def values(self, exprs, span):
+        """`f(w, env)` giving the tuple of the values of exprs, evaluated in order."""
+        gen = _Gen(self)
+        body = "(" + "".join(f"{gen.expr(e)}, " for e in exprs) + ")"
+        refs = [_Checked(self, e) for e in exprs]
+        return _build(TEMPLATE, body, gen, lambda w, env: tuple(r(w, env) for r in refs), span)
+
     def store(self, target, op, value, reference):
         """An effect `(vm, env)` doing `target op value` (op: = += -=) as generated code;
         `reference(vm, env)`, which evaluates step by step through checked code, runs

@@ -15,6 +15,7 @@ from .decide import DecisionCompiler
 from .expr import ExprCompiler
 from .flow import FlowCompiler
 from .inplace import GameOver
+from .telling import TellingCompiler
 from .watch import ends_read, zones_watched
 
 
@@ -217,7 +218,7 @@ def _card_label(cs, attrs_, ex, fixed) -> str:
 RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
 
 
-class StmtCompiler(FlowCompiler, DecisionCompiler):
+class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler):
     """Every statement: control flow and decisions from the base classes, and here the
     straight ones (effects), rule calls and returns."""
 
@@ -344,35 +345,6 @@ class StmtCompiler(FlowCompiler, DecisionCompiler):
     def s_Shuffle(self, code, s):
         zone = self.x(s.zone)
         self.simple(code, s, lambda vm, env: vm.shuffle_zone(zone(vm.w, env)))
-
-    def s_Say(self, code, s):
-        text = self.x(s.text)
-        self.simple(code, s, lambda vm, env: vm.emit("say", text=text(vm.w, env)))
-
-    def s_Reveal(self, code, s):
-        value, lab = self.x(s.value), self.p.labeler(s.value.note.type)
-        if s.to is None:
-            self.simple(code, s, lambda vm, env: vm.emit("reveal", text=lab(value(vm.w, env))))
-            return
-        to, span = self.x(s.to), s.span
-
-        def reveal_to(vm, env):
-            seat = to(vm.w, env)
-            if seat is None:
-                raise GameRuntimeError(span, "R006", "nobody to reveal to (the player is none)")
-            vm.emit("reveal", text=lab(value(vm.w, env)), to=seat)
-        self.simple(code, s, reveal_to)
-
-    def s_Eliminate(self, code, s):
-        who = self.x(s.player)
-
-        def eliminate(vm, env):
-            p = who(vm.w, env)
-            if p is not None and vm.w.alive[p]:
-                vm.w.alive[p] = False
-                vm.w.out_order.append(p)
-                vm.emit("eliminate", seat=p)
-        self.simple(code, s, eliminate)
 
     def s_EndGame(self, code, s):
         winner = self.x(s.winner) if s.winner is not None else None

@@ -124,8 +124,7 @@ class Machine:
                              f"not {n_players}")
         self.program = program
         self.chance = chance
-        self.listener = listener or _deaf
-        self.listening = listener is not None  # chance reports are built only for a listener
+        self.listener = listener
         self.w = program.new_world(n_players)
         self.frames: list = []
         self.pending: Decision | None = None
@@ -145,7 +144,17 @@ class Machine:
 
     # ------------------------------------------------------------ events
     def emit(self, kind, **data):
-        self.listener(kind, data)
+        self._listener(kind, data)
+
+    @property
+    def listener(self):
+        return self._listener
+
+    @listener.setter
+    def listener(self, listener):
+        """Reports (chance, say, reveal, ...) are built only while somebody listens."""
+        self._listener = listener or _deaf
+        self.listening = listener is not None
 
     def roll(self, count, sides, span):
         out = self.chance.roll(count, sides, f"{count}d{sides}")
@@ -281,8 +290,7 @@ class Machine:
             chance_clone = getattr(self.chance, "clone", None)
             chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
         other.chance = chance
-        other.listener = listener or _deaf
-        other.listening = listener is not None
+        other.listener = listener
         attach = getattr(other.chance, "attach", None)
         if attach is not None:
             attach(other)

@@ -260,6 +260,25 @@ class Program:
             return lambda v: "none" if v is None else v  # spaces and enum values are their names
         return lambda v: "none" if v is None else str(v)
 
+    def label_bound(self, t) -> int | None:
+        """The most characters a label (labeler) of a value of type t can have, when the
+        type bounds it: a player, yes/no, a card, space or enum value, or none. None for
+        numbers, texts, lists and zones, whose labels only their values bound."""
+        kind = t.kind
+        if kind == "player":
+            names = [f"seat {self.max_players - 1}"]
+        elif kind == "bool":
+            names = ["yes", "no"]
+        elif kind == "card" and t.name in self.cardset_ids:
+            names = [self.cards[c].label for c in self.cardset_ids[t.name]]
+        elif kind == "space" and t.name in self.boards:
+            names = self.boards[t.name].spaces
+        elif kind == "enum" and t.name in self.enums:
+            names = self.enums[t.name]
+        else:
+            return None
+        return max(len("none"), *map(len, names))
+
     def labels_fn(self, t):
         """A function labelling a whole list of values of type t (offered choices)."""
         kind = t.kind

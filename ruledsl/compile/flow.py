@@ -15,14 +15,15 @@ from .watch import watched, write_key
 _uid = itertools.count()
 
 
-def _land(vm, fr, slot, getter, on_land):
-    """The end of a walk: forget its state, go on after it, and run `on land` if any."""
+def _land(vm, fr, slot, getter, on_land, inlined):
+    """The end of a walk: forget its state, go on after it, and run `on land` if any
+    (`inlined`: the calls compiled in place the walk is inside, Machine.call)."""
     env = fr.env
     mover = env.pop(slot)[2]
     fr.pc += 1
     land = on_land()
     if land is not None:
-        return vm.call(land, dict(zip(land.params, (getter(vm.w, env), mover))))
+        return vm.call(land, dict(zip(land.params, (getter(vm.w, env), mover))), None, inlined)
     return None
 
 
@@ -188,6 +189,7 @@ class FlowCompiler(OpEmitter):
         on_land = self.p.triggers_ref(("land", board))
         step_space, walk_to = self.p.step_space, self.p.walk_to
         bump = watched(self.p.ends_read, write_key(self.m, s.target))  # whether an end condition reads the field
+        inlined = len(self.inlining)
         if self.m.boards[board].decl.topology == "graph":
             return self.graph_walk(code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
 
@@ -201,7 +203,7 @@ class FlowCompiler(OpEmitter):
             w, env = vm.w, fr.env
             st = env[slot]
             if st[0] <= 0:
-                return _land(vm, fr, slot, getter, on_land)
+                return _land(vm, fr, slot, getter, on_land, inlined)
             if on_pass() is None:
                 return straight_to_the_end(w, env, st, vm, fr)
             st[0] -= 1
@@ -213,7 +215,7 @@ class FlowCompiler(OpEmitter):
                 st[0] = 0  # the end of a line: this space is landed on, not passed
             trig = on_pass() if st[0] > 0 else None
             if trig is not None:
-                return vm.call(trig, dict(zip(trig.params, (here, st[2]))))
+                return vm.call(trig, dict(zip(trig.params, (here, st[2]))), None, inlined)
 
         def straight_to_the_end(w, env, st, vm, fr):
             """No `on pass` trigger: nothing runs between the steps, so they are taken in one go."""
@@ -222,7 +224,7 @@ class FlowCompiler(OpEmitter):
             setter(w, env, here)
             if bump:
                 w.version += 1
-            return _land(vm, fr, slot, getter, on_land)
+            return _land(vm, fr, slot, getter, on_land, inlined)
         # the step op leaves pc alone until the count runs out, so it runs again
         # (after any `on pass` trigger it called has returned)
         self.emit(code, "walk-step", s.span, step)
@@ -237,6 +239,7 @@ class FlowCompiler(OpEmitter):
         on ends the walk there: it is landed on, not passed.
         """
         from ..errors import GameRuntimeError
+        inlined = len(self.inlining)
         from ..runtime.machine import Decision
         slot = f"#walk{next(_uid)}"
         route = self.x(s.route) if s.route is not None else None
@@ -279,7 +282,7 @@ class FlowCompiler(OpEmitter):
             w, env = vm.w, fr.env
             st = env[slot]
             if st[0] <= 0:
-                return _land(vm, fr, slot, getter, on_land)
+                return _land(vm, fr, slot, getter, on_land, inlined)
             here = getter(w, env)
             there, st[4] = st[4], None
             if there is None:
@@ -302,5 +305,5 @@ class FlowCompiler(OpEmitter):
                 st[0] = 0  # a dead end: this space is landed on, not passed
             trig = on_pass() if st[0] > 0 else None
             if trig is not None:
-                return vm.call(trig, dict(zip(trig.params, (there, st[2]))))
+                return vm.call(trig, dict(zip(trig.params, (there, st[2]))), None, inlined)
         self.emit(code, "walk-step", s.span, step)

@@ -14,6 +14,7 @@ from ..syntax import ast
 from .decide import DecisionCompiler
 from .expr import ExprCompiler
 from .flow import FlowCompiler
+from .inline import InlineCompiler
 from .inplace import GameOver
 from .telling import TellingCompiler
 from .watch import ends_read, zones_watched
@@ -48,10 +49,9 @@ def _compile_game(model, path, sources, fuse, watch) -> Program:
     if errors:
         raise RuleError(errors, sources)
     sc = StmtCompiler(model, prog, ex, fuse)
-    for name, rule in model.rules.items():
-        prog.rules[name] = sc.code(name, rule, rule.body)
     for (kind, board), trig in model.triggers.items():
         prog.triggers[(kind, board)] = sc.code(f"on {kind} {board}", trig, trig.body)
+    prog.rules.update(sc.rule_codes())
     for end in model.ends:
         prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span,
                                end.draw))
@@ -218,14 +218,14 @@ def _card_label(cs, attrs_, ex, fixed) -> str:
 RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
 
 
-class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler):
+class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompiler):
     """Every statement: control flow and decisions from the base classes, and here the
     straight ones (effects), rule calls and returns."""
 
     # ------------------------------------------------------------ simple effects
     def s_Let(self, code, s):
-        if self.m.calls_rule(s.value):  # `let x = r(...)`: a call of rule r (an op of its own)
-            self.emit_call(code, s, s.value, result=s.name)
+        if self.m.calls_rule(s.value):  # `let x = r(...)`: a call of rule r
+            self.rule_call(code, s, s.value, result=s.name)
             return
         f, name = self.x(s.value), s.name
 
@@ -283,7 +283,7 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler):
     def s_CallStmt(self, code, s):
         """A call of a rule that is not straight (a straight one runs in its stretch,
         inplace.py)."""
-        self.emit_call(code, s, s.call)
+        self.rule_call(code, s, s.call)
 
     def arguments(self, call, span):
         """`f(w, env)` giving the {parameter: value} dict a rule call passes."""
@@ -294,13 +294,15 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler):
         gives (none until it returns a value)."""
         rule, args, rules = call_expr.name, self.arguments(call_expr, s.span), self.p.rules
         nxt = self.next_pc(code)  # where the rule returns to
+        inlined = len(self.inlining)
+        self.framed.append(rule)
 
         def call(vm, fr):
             env = args(vm.w, fr.env)
             if result is not None:
                 fr.env[result] = None
             fr.pc = nxt[0]
-            return vm.call(rules[rule], env, result)
+            return vm.call(rules[rule], env, result, inlined)
         self.emit(code, "call", s.span, call)
 
     def s_MoveCard(self, code, s):
@@ -356,8 +358,11 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler):
         self.simple(code, s, end)
 
     def s_Return(self, code, s):
+        if self.inlining:  # the return of a rule compiled in place (inline.py)
+            self.inline_return(code, s)
+            return
         if self.m.calls_rule(s.value):  # `return r(...)`: r's result
-            self.emit_call(code, s, s.value, result=RETURNED)
+            self.rule_call(code, s, s.value, result=RETURNED)
             value = lambda w, env: env[RETURNED]  # noqa: E731
         else:
             value = self.x(s.value) if s.value is not None else None

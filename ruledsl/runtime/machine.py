@@ -27,6 +27,7 @@ class Frame:
     env: dict
     result: str | None = None  # the caller's local that takes what this rule gives (`let x = r(...)`)
     sealed: dict | None = None  # local -> (seat, the options) of a `choose secret` that bound it
+    depth: int = 1  # how deep the rules called each other to reach this frame, calls run in place included
 
     def copy(self) -> "Frame":
         """A copy for a cloned game: locals copied as copy_value says."""
@@ -34,7 +35,7 @@ class Frame:
         for k, v in env.items():
             if v.__class__ in MUTABLE:
                 env[k] = copy_value(v)
-        return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None)
+        return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None, self.depth)
 
 
 @attrs.define
@@ -139,7 +140,7 @@ class Machine:
             attach(self)  # e.g. a replay source that names the rule asking for chance
         self.frames.append(Frame(program.rules["flow"], 0, {}))
         if "setup" in program.rules:
-            self.frames.append(Frame(program.rules["setup"], 0, {}))
+            self.frames.append(Frame(program.rules["setup"], 0, {}, depth=2))
         self.run()
 
     # ------------------------------------------------------------ events
@@ -174,10 +175,13 @@ class Machine:
             self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
 
     # ------------------------------------------------------------ stepping
-    def call(self, code, env, result=None):
-        if len(self.frames) >= MAX_DEPTH:
+    def call(self, code, env, result=None, inlined=0):
+        """Pushes a frame for rule `code`, called from the top frame's ops; `inlined`: how
+        many calls compiled into those ops (compile/inline.py) the call is inside."""
+        depth = self.frames[-1].depth + inlined + 1
+        if depth > MAX_DEPTH:
             raise GameRuntimeError(code.span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
-        self.frames.append(Frame(code, 0, env, result))
+        self.frames.append(Frame(code, 0, env, result, None, depth))
         return PUSHED
 
     def run(self):

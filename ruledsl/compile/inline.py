@@ -1,0 +1,254 @@
+"""Compile stage: calls of rules compiled into their caller's ops (inlining).
+
+A call of a rule that holds a decision (a straight rule runs in its caller's stretch,
+inplace.py) would push a frame: a Frame, a dict of locals, and a switch of the
+Machine's dispatch loop to the rule's ops and back at its end. A rule that never
+reaches itself again is compiled instead into its caller's ops at the call:
+
+- its locals renamed, so that no local of the caller is touched: `x` becomes `x·3` at
+  the third call compiled in place (a game's names can't spell '·');
+- its parameters bound as locals of the caller, the arguments evaluated in order;
+- each `return` a jump to the end of the call, its value taken to the caller's local
+  for `let x = r(...)`, and the iteration state of the rule's loops it leaves dropped.
+
+The game plays the same: the same statements run in the same order on the same values,
+each decision keeps its name (a choice named after its variable keeps the variable's
+own name). Only a rule called from one place is compiled in place (so the code made
+stays the size of the game's, and a rule so compiled has no Code of its own), at most
+INLINE_NESTING calls deep.
+"""
+from __future__ import annotations
+
+import itertools
+
+import msgspec
+
+from ..errors import GameRuntimeError
+from ..runtime.machine import MAX_DEPTH
+from ..syntax import ast
+from .ops import OpEmitter
+
+INLINE_NESTING = 6  # calls compiled in place inside calls compiled in place
+
+# The fields that bind a local: (node class, field). Choose and Walk name their decision
+# after the variable when it has no label of its own, so the label keeps the old name.
+BINDERS = {ast.Let: "name", ast.Roll: "name", ast.For: "var", ast.Choose: "var", ast.Walk: "via",
+           ast.Aggregate: "var", ast.Filter: "var"}
+
+
+class Bind(ast.Let):
+    """A parameter bound at a call compiled in place: a local set to an argument, with no
+    check of its own (a rule call checks none)."""
+
+
+class Enter(ast.Stmt):
+    """The start of a call compiled in place, `level` calls deep in its frame's ops: the
+    depth limit (R004) counts it as the frame a call would push."""
+    straight = True
+    rule: str
+    level: int
+
+
+class _Inlined:
+    """A call being compiled in place: where its returns go, and what they leave."""
+
+    def __init__(self, result, loops_before: int):
+        self.result = result  # the caller's local taking the value (None: none)
+        self.loops_before = loops_before  # loop_exits of the caller, below the rule's own
+        self.end = [0]  # the pc after the call, patched when its ops are made
+
+
+def statements(body):
+    """Every statement of a body, also those inside others (not looking into expressions)."""
+    for item in body:
+        if isinstance(item, tuple):
+            yield from statements(item)  # an if's (condition, body) branches
+        elif isinstance(item, (ast.Stmt, ast.Option)):
+            if isinstance(item, ast.Stmt):
+                yield item
+            for f in ast.syntax_fields(type(item)):
+                part = getattr(item, f.name)
+                if isinstance(part, tuple):
+                    yield from statements(part)
+
+
+def called(s) -> str | None:
+    """The rule a statement calls (`r(...)`, `let x = r(...)`, `return r(...)`), if any:
+    rules are called nowhere else."""
+    if isinstance(s, ast.CallStmt):
+        return s.call.name
+    value = getattr(s, "value", None) if isinstance(s, (ast.Let, ast.Return)) else None
+    return value.name if isinstance(value, ast.Call) else None
+
+
+def rule_calls(model) -> dict:
+    """rule -> the names of the rules it calls, anywhere in its body."""
+    out = {}
+    for name, rule in model.rules.items():
+        calls = (called(s) for s in statements(rule.body))
+        out[name] = [c for c in calls if c is not None and c in model.rules]
+    return out
+
+
+def inlinable(model, callees) -> set:
+    """The rules whose calls may be compiled in place: rules called from one place only
+    (so each rule's code is made once) that reach no cycle of calls (worked out upwards
+    from the rules that call none, as straight_rules does)."""
+    sites: dict = {name: 0 for name in callees}
+    for calls in callees.values():
+        for c in calls:
+            sites[c] += 1
+    for trig in model.triggers.values():
+        for s in statements(trig.body):
+            if called(s) in sites:
+                sites[called(s)] += 1
+    callers: dict = {name: [] for name in callees}
+    waiting = {name: len(set(calls)) for name, calls in callees.items()}
+    for name, calls in callees.items():
+        for c in set(calls):
+            callers[c].append(name)
+    ready = [name for name, n in waiting.items() if n == 0]
+    acyclic = set()
+    while ready:
+        name = ready.pop()
+        acyclic.add(name)
+        for caller in callers[name]:
+            waiting[caller] -= 1
+            if waiting[caller] == 0:
+                ready.append(caller)
+    return {name for name in acyclic if sites[name] == 1}
+
+
+def renamed(node, names: set, suffix: str):
+    """`node` with each local in `names` renamed (binders and uses alike); each node keeps
+    its Note (types and bindings, as the checker found them)."""
+    if isinstance(node, tuple):
+        return tuple(renamed(item, names, suffix) for item in node)
+    if not isinstance(node, ast.Node):
+        return node
+    changes = {f.name: renamed(getattr(node, f.name), names, suffix) for f in ast.syntax_fields(type(node))}
+    binder = BINDERS.get(type(node))
+    if binder is not None and changes[binder] in names:
+        if isinstance(node, ast.Choose) and node.label is None:
+            changes["label"] = node.var
+        changes[binder] = changes[binder] + suffix
+    if isinstance(node, ast.Name) and node.note.binding is not None and node.note.binding.local \
+            and node.name in names:
+        changes["name"] = node.name + suffix
+    return msgspec.structs.replace(node, **changes)
+
+
+def bound_names(rule) -> set:
+    """The locals of a rule: its parameters and every name its statements and
+    comprehensions bind."""
+    names = {p.name for p in rule.params}
+    for n in ast.walk(rule.body):
+        binder = BINDERS.get(type(n))
+        if binder is not None and getattr(n, binder) is not None:
+            names.add(getattr(n, binder))
+    return names
+
+
+class InlineCompiler(OpEmitter):
+    """Rule calls compiled in place (a base of game.StmtCompiler)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.inlining: list = []  # the calls being compiled in place, innermost last
+        self.callees = rule_calls(self.m)
+        self.inlinable: set | None = None  # the rules that may be (inlinable), found on first use
+        self.locals_of: dict = {}  # rule -> its locals (bound_names), found on first use
+        self.framed: list = []  # the rules some op calls with a frame (StmtCompiler.emit_call)
+
+    def rule_codes(self) -> dict:
+        """rule -> its Code, for the rules that need one: those nobody calls (flow, set-up,
+        and rules a check must still compile) and those some op calls with a frame of
+        their own. A rule only ever compiled in place has no Code of its own (when not
+        fusing, every rule has one). Call after compiling the triggers: their calls count."""
+        some_call = {c for calls in self.callees.values() for c in calls}
+        todo = [name for name in self.m.rules if not self.fuse or name not in some_call]
+        codes: dict = {}
+        while todo:
+            name = todo.pop(0)
+            if name not in codes:
+                rule = self.m.rules[name]
+                codes[name] = self.code(name, rule, rule.body)
+                todo += [c for c in self.framed if c not in codes]
+        return codes
+
+    def code(self, name, decl, body):
+        self.sites = itertools.count(1)  # numbers the calls compiled in place in this rule's ops
+        return super().code(name, decl, body)
+
+    def rule_call(self, code, s, call, result=None):
+        """A call of a rule that is not straight: compiled in place when it may be, else an
+        op pushing a frame (StmtCompiler.emit_call)."""
+        if self.inlines(call.name):
+            self.inline(code, s, call, result)
+        else:
+            self.emit_call(code, s, call, result)
+
+    def inlines(self, name) -> bool:
+        """Whether a call of rule `name`, here, is compiled in place."""
+        if not self.fuse or len(self.inlining) >= INLINE_NESTING:
+            return False
+        if self.inlinable is None:
+            self.inlinable = inlinable(self.m, self.callees)
+        return name in self.inlinable
+
+    def inline(self, code, s, call, result=None):
+        """Rule `call.name`'s body, compiled here with its locals renamed; with `result`,
+        the caller's local of that name takes what the rule gives (none until it returns)."""
+        rule = self.m.rules[call.name]
+        suffix = f"·{next(self.sites)}"
+        names = self.locals_of.get(call.name)
+        if names is None:
+            names = self.locals_of[call.name] = bound_names(rule)
+        enter = Enter(span=s.span, rule=call.name, level=len(self.inlining) + 1)
+        binds = [Bind(span=s.span, name=p.name + suffix, value=arg) for p, arg in zip(rule.params, call.args)]
+        if result is not None:  # after the arguments, which may read the caller's old `result`
+            binds.append(Bind(span=s.span, name=result, value=ast.NoneLit(span=s.span)))
+        here = _Inlined(result, len(self.loop_exits))
+        self.inlining.append(here)
+        try:
+            self.block(code, [*binds, enter, *renamed(rule.body, names, suffix)])
+        finally:
+            self.inlining.pop()
+        here.end[0] = len(code.ops)
+        self.target(here.end)
+
+    def s_Enter(self, code, s):
+        span, level = self.m.rules[s.rule].span, s.level
+
+        def enter(vm, env):
+            if vm.frames[-1].depth + level > MAX_DEPTH:
+                raise GameRuntimeError(span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
+        self.simple(code, s, enter)
+
+    def s_Bind(self, code, s):
+        f, name = self.x(s.value), s.name
+
+        def bind(vm, env):
+            env[name] = f(vm.w, env)
+        self.simple(code, s, bind)
+
+    def inline_return(self, code, s):
+        """A `return` of a rule compiled in place: its value to the caller's local, its
+        loops' state dropped, then on after the call."""
+        here = self.inlining[-1]
+        if s.value is not None and self.m.calls_rule(s.value):  # `return r(...)`: r's result is the value
+            self.rule_call(code, s, s.value, result=here.result)
+            value = None
+        else:
+            value = self.x(s.value) if s.value is not None and here.result is not None else None
+        result, end = here.result, here.end
+        slots = [slot for _, slot in self.loop_exits[here.loops_before:] if slot is not None]
+
+        def ret(vm, fr):
+            env = fr.env
+            if value is not None:
+                env[result] = value(vm.w, env)
+            for slot in slots:
+                env.pop(slot, None)
+            fr.pc = end[0]
+        self.emit(code, "return", s.span, ret)

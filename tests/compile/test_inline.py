@@ -1,0 +1,144 @@
+"""Rule calls compiled in place (compile/inline.py). Each game is played with the same
+choices compiled as shipped and with one op per statement and a frame per call
+(explain's mode, fuse=False): the two must hear and hold the same."""
+from __future__ import annotations
+
+import pytest
+
+from ruledsl.errors import GameRuntimeError
+from ruledsl.pipeline import load_game
+from ruledsl.runtime.machine import MAX_DEPTH, Machine
+from support import FixedChance
+
+
+def machine(tmp_path, text, fuse=True, players=2, heard=None):
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    listener = None if heard is None else (lambda kind, data: heard.append((kind, data.get("text"))))
+    return Machine(load_game(str(path), fuse=fuse).program, players, FixedChance(), listener=listener)
+
+
+def both(tmp_path, text, choices=(), players=2):
+    """(inlined, framed): each machine after `choices` (labels), with what it said, and the
+    names of the decisions it was asked."""
+    out = []
+    for fuse in (True, False):
+        heard: list = []
+        m = machine(tmp_path, text, fuse, players, heard)
+        asked = []
+        for label in choices:
+            asked.append(m.pending.name)
+            assert m.choose(label) is None, label
+        out.append((m, heard, asked))
+    (a, heard_a, asked_a), (b, heard_b, asked_b) = out
+    assert heard_a == heard_b and asked_a == asked_b
+    assert a.w.shared == b.w.shared and a.w.players == b.w.players
+    return out
+
+
+RULES = """shared { total: int = 0  x: int = 100 }
+rule flow() {
+  let x = 7
+  let got = pick(x, 3)
+  say "got {got}, x is still {x}"
+  choose again from 1..2 by seat(1)
+  total = got + again
+}
+rule pick(x: int, stop: int) -> int {
+  for i in 1..5 {
+    choose pick from 1..3 by seat(0)
+    if i == stop { return x + pick }
+  }
+  return 0
+}
+"""
+
+
+def test_a_rule_with_a_decision_is_compiled_into_its_callers_ops(tmp_path):
+    m = machine(tmp_path, RULES)
+    assert "call" not in m.program.rules["flow"].kinds and "pick" not in m.program.rules
+    assert "choose" in m.program.rules["flow"].kinds
+    assert "call" in machine(tmp_path, RULES, fuse=False).program.rules["flow"].kinds
+
+
+def test_locals_values_returns_and_decision_names_are_as_with_a_frame(tmp_path):
+    """The callee's `x` is not the caller's; a return from inside a loop gives its value;
+    the choice keeps its variable's name."""
+    (m, heard, asked), _ = both(tmp_path, RULES, ["1", "2", "3", "2"])
+    assert asked == ["pick"] * 3 + ["again"]
+    assert [t for k, t in heard if k == "say"] == ["got 10, x is still 7"]
+    assert m.w.shared["total"] == 12 and m.w.shared["x"] == 100 and m.result is not None
+
+
+def test_loop_state_left_by_a_return_is_dropped(tmp_path):
+    m = machine(tmp_path, RULES)
+    for label in ["1", "2"]:
+        m.choose(label)
+    assert sum(k.startswith("#for") for k in m.frames[-1].env) == 1  # the loop running
+    m.choose("3")
+    assert m.pending.name == "again"
+    assert not any(k.startswith("#for") for k in m.frames[-1].env)  # left by the return
+
+
+def test_a_rule_reaching_itself_keeps_its_frames_and_the_depth_limit(tmp_path):
+    text = """shared { n: int = 0 }
+rule flow() { down() }
+rule down() {
+  n += 1
+  if n > 3 { choose x from 1..2 by seat(0) }
+  down()
+}"""
+    m = machine(tmp_path, text)
+    assert "call" in m.program.rules["flow"].kinds  # not compiled in place: it reaches itself
+    assert m.choose("1") is None and m.choose("1") is None
+    with pytest.raises(GameRuntimeError) as info:
+        for _ in range(MAX_DEPTH):
+            m.choose("1")
+    assert info.value.diagnostic.code == "R004"
+
+
+def test_calls_compiled_in_place_count_toward_the_depth_limit(tmp_path):
+    """A chain of distinct rules, each with a decision, deeper than the limit: R004 where a
+    frame per call would stop, whatever was compiled in place."""
+    n = MAX_DEPTH + 5
+    chain = "\n".join(f"rule r{i}() {{ choose x from 1..2 by seat(0)  r{i + 1}() }}" for i in range(n))
+    text = f"{chain}\nrule r{n}() {{ choose x from 1..2 by seat(0) }}\nrule flow() {{ r0() }}\n"
+    depths = []
+    for fuse in (True, False):
+        m = machine(tmp_path, text, fuse)
+        steps = 0
+        with pytest.raises(GameRuntimeError) as info:
+            while m.pending is not None:
+                m.choose("1")
+                steps += 1
+        assert info.value.diagnostic.code == "R004"
+        depths.append(steps)
+    assert depths[0] == depths[1] == MAX_DEPTH - 2  # flow is 1 deep, r0 2, ...: r{MAX_DEPTH - 1} is refused
+
+
+def test_a_rule_called_from_several_places_keeps_its_frame(tmp_path):
+    text = """shared { n: int = 0 }
+rule twice() {
+  choose x from 1..2 by seat(0)
+  n += x
+}
+rule once() { choose x from 1..2 by seat(1) }
+rule flow() { twice()  twice()  once() }
+"""
+    (m, _, asked), _ = both(tmp_path, text, ["1", "2", "1"])
+    assert m.program.rules["flow"].kinds.count("call") == 2  # twice, twice; once is compiled in place
+    assert "once" not in m.program.rules and "twice" in m.program.rules
+    assert m.w.shared["n"] == 3 and m.result is not None
+
+
+def test_a_secret_choice_compiled_in_place_is_noted_for_search(tmp_path):
+    text = """rule flow() { hide() }
+rule hide() {
+  choose secret s from 1..3 by seat(0)
+  choose t from 1..2 by seat(1)
+}"""
+    m = machine(tmp_path, text)
+    m.choose("2")
+    (var, (who, options)), = m.frames[-1].sealed.items()
+    assert var.startswith("s") and who == 0 and options == [1, 2, 3]
+    assert m.frames[-1].env[var] == 2

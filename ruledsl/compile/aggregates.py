@@ -6,7 +6,9 @@ Two shortcuts in fast code, each with the checked code (no shortcut) behind it:
 - a `where` conjunct `x.attr == K` on a fixed attribute of a board or card set (K not
   mentioning x) is an index lookup: only matching items are visited;
 - count, any and all whose one test is `x.f == K` on a stored field run in C over the
-  field's column (`by_column`).
+  field's column (`by_column`); over a whole board, or one group of it by a fixed
+  attribute, they are a lookup in the tally the column keeps as it is written
+  (runtime/world.py Column).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import operator
 from functools import partial
 
 from .. import budget
+from ..check.types import Binding
 from ..syntax import ast
 
 
@@ -52,7 +55,7 @@ class CollectionGen:
         return f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
 
     def find_index(self, e, conds):
-        """(attribute table, key, remaining conjuncts) for the first conjunct `x.attr == K`
+        """(attribute table, key, remaining conjuncts, attr) for the first conjunct `x.attr == K`
         on a fixed attribute of a board or card set (K not mentioning x), or None (always in
         checked code: an index evaluates its key before the other conjuncts)."""
         src = e.source
@@ -64,7 +67,7 @@ class CollectionGen:
         for i, c in enumerate(conds):
             test = _attr_test(c, e.var)
             if test is not None and test[0].name in tables:
-                return tables[test[0].name], test[1], conds[:i] + conds[i + 1:]
+                return tables[test[0].name], test[1], conds[:i] + conds[i + 1:], test[0].name
         return None
 
     def fixed_attrs(self, name):
@@ -100,9 +103,24 @@ class CollectionGen:
         if match is None:  # decided before any text is made: nested aggregates are made once
             return None
         column, key = match
+        grouping = self.tallied(e, test, index)
+        if grouping is not None:  # a lookup in the column's tally (world.Column)
+            run = {"count": _tally, "any": _tally_any, "all": _tally_all}[e.func]
+            return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
         values = f"map({column}.__getitem__, {self.visited(e, index)})"
         run = {"count": operator.countOf, "any": operator.contains, "all": _all_equal}[e.func]
         return f"{self.const(run)}({values}, {self.expr(key)})"
+
+    def tallied(self, e, test, index):
+        """The number of the column's grouping that answers an aggregate over a whole board
+        (through the index of a fixed attribute, or not) testing a stored field of a value
+        that can be a dict key, registered with the program (Program.tally); else None."""
+        src, (attr, _) = e.source, _attr_test(test, e.var)
+        if not (isinstance(src, ast.Name) and src.note.binding is Binding.BOARD):
+            return None
+        if attr.note.type.kind not in TALLIED:
+            return None
+        return self.p.tally(src.name, attr.name, index[3] if index is not None else None)
 
     def column_eq(self, var, c):
         """(the column of x.f, K) for a test `x.f == K` on a stored field, or None."""
@@ -151,6 +169,24 @@ class CollectionGen:
 
     def c_Range(self, e):
         return f"{self.const(budget.make_range)}(w, {self.expr(e.lo)}, {self.expr(e.hi)}, {self.const(e.span)})"
+
+
+TALLIED = ("int", "bool", "str", "player", "enum", "space", "card")  # field types whose values are dict keys
+
+
+def _tally(items, column, i, key) -> int:
+    """How many of `items` (all the spaces of one group of grouping i) hold `key`."""
+    if not items:
+        return 0
+    return column.tallies[i].get((column.groupings[i][items[0]], key), 0)
+
+
+def _tally_any(items, column, i, key) -> bool:
+    return _tally(items, column, i, key) > 0
+
+
+def _tally_all(items, column, i, key) -> bool:
+    return _tally(items, column, i, key) == len(items)
 
 
 def _all_equal(values, key) -> bool:

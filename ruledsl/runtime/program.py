@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from ..syntax import ast
+from .world import Column
 
 
 @attrs.frozen
@@ -110,6 +111,7 @@ class Program:
     card_field_rows: list | None = None  # [(label #id, card, field names)] for snapshots, made on first use
     tracks: dict = attrs.Factory(dict)  # (space, forward?) -> Track, built on first use (walk_to)
     start_worlds: dict = attrs.Factory(dict)  # players -> the World as a game starts (new_world)
+    tallied: dict = attrs.Factory(dict)  # (board, field) -> its groupings: a fixed attribute, or None (tally)
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
 
@@ -155,6 +157,9 @@ class Program:
                 for s in b.spaces:
                     for name, fn in b.fields:
                         cols[name][s] = fn(w, {})
+                for name in cols:
+                    if (b.name, name) in self.tallied:
+                        cols[name] = Column(cols[name], self.groupings(b, self.tallied[(b.name, name)]))
         for set_name, fields in self.card_fields.items():
             for c in self.cardset_ids[set_name]:
                 for name, fn in fields:
@@ -171,6 +176,18 @@ class Program:
                 w.zones[key] = list(ids)
                 for c in ids:
                     w.loc[c] = key
+
+    def tally(self, board: str, field: str, attr: str | None) -> int:
+        """Asks that board field be kept as a Column tallied by fixed attribute `attr`
+        (None: all spaces in one group); gives that grouping's number in the Column."""
+        groups = self.tallied.setdefault((board, field), [])
+        if attr not in groups:
+            groups.append(attr)
+        return groups.index(attr)
+
+    @staticmethod
+    def groupings(board, attrs_) -> list:
+        return [{s: None if a is None else board.attrs_of_space[a][s] for s in board.spaces} for a in attrs_]
 
     def triggers_ref(self, key):
         """Late lookup, so triggers compiled after a rule are still found."""

@@ -16,6 +16,50 @@ import msgspec
 from ..budget import STEP_WORK
 
 
+class Column(dict):
+    """A stored field of a board, {space: value}, that also keeps tallies: for each of its
+    groupings (a {space: group} table: by a fixed attribute of the board, or all spaces in
+    one group), how many spaces of each group hold each value, `tallies[i][(group, value)]`.
+    Every write keeps them (the rules' and anybody's: nothing writes it but by item), so
+    that `count(h in houses where h.sector == z and h.owner == p)` is a lookup
+    (compile/aggregates.py, by_tally)."""
+    __slots__ = ("groupings", "tallies")
+
+    def __init__(self, values: dict, groupings: list):
+        super().__init__(values)
+        self.groupings = groupings  # shared by every copy: never changed
+        self.tallies = []
+        for group_of in groupings:
+            tally: dict = {}
+            for space, value in values.items():
+                k = (group_of[space], value)
+                tally[k] = tally.get(k, 0) + 1
+            self.tallies.append(tally)
+
+    def __setitem__(self, space, value):
+        old = dict.get(self, space, _NOTHING)
+        dict.__setitem__(self, space, value)
+        for group_of, tally in zip(self.groupings, self.tallies):
+            group = group_of[space]
+            if old is not _NOTHING:
+                tally[(group, old)] -= 1
+            k = (group, value)
+            tally[k] = tally.get(k, 0) + 1
+
+    def copy(self) -> "Column":
+        other = Column.__new__(Column)
+        dict.update(other, self)
+        other.groupings = self.groupings
+        other.tallies = [t.copy() for t in self.tallies]
+        return other
+
+    def __reduce__(self):  # a World sent to another process
+        return (Column, (dict(self), self.groupings))
+
+
+_NOTHING = object()
+
+
 class World:
     __slots__ = ("program", "n", "alive", "out_order", "consts", "shared", "players", "spaces", "cardf", "zones",
                  "loc", "version", "work")

@@ -41,6 +41,9 @@ WORDS = ["override", "rule", "const", "{", "}", "(", ")", "none", "0", "-1", "99
          "players", "seat(0)", "draw", "roll 3d6", "end", "loop", "\"", "#", "..", "x", "if", "else", "choose"]
 
 
+AGGREGATES = ["count", "any", "all", "sum", "first", "max", "min"]
+
+
 def game_files() -> list:
     return sorted(p for folder in ("games", "examples") for p in (ROOT / folder).rglob("*.game"))
 
@@ -48,7 +51,7 @@ def game_files() -> list:
 # ---------------------------------------------------------------- game mutants
 def mutate(text: str, rng: random.Random) -> str:
     lines = text.split("\n")
-    kind = rng.randrange(7)
+    kind = rng.randrange(9)
     i = rng.randrange(len(lines))
     if kind == 0:
         del lines[i]
@@ -67,6 +70,10 @@ def mutate(text: str, rng: random.Random) -> str:
     elif kind == 5 and lines[i]:
         j = rng.randrange(len(lines[i]))
         lines[i] = lines[i][:j] + lines[i][j + 1:]
+    elif kind == 7:  # another aggregate in the same place
+        lines[i] = re.sub(r"\b(?:count|any|all|sum|first|max|min)\(", lambda m: rng.choice(AGGREGATES) + "(", lines[i])
+    elif kind == 8:  # an aggregate without its value: `all(x in S where c)`, every x meets c
+        lines[i] = re.sub(r"(\b(?:count|any|all|sum|first|max|min)\([^():]*):[^():]*\)", r"\1)", lines[i])
     else:
         lines = lines[:i]
     return "\n".join(lines)

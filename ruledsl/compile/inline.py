@@ -26,12 +26,12 @@ import msgspec
 from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
-from .ops import OpEmitter
+from .ops import OpEmitter, upwards
 
 INLINE_NESTING = 6  # calls compiled in place inside calls compiled in place
 
-# The fields that bind a local: (node class, field). Choose and Walk name their decision
-# after the variable when it has no label of its own, so the label keeps the old name.
+# The fields that bind a local: (node class, field). A choice with no label of its own is
+# named after its variable, so a renamed one is given the old name as its label.
 BINDERS = {ast.Let: "name", ast.Roll: "name", ast.For: "var", ast.Choose: "var", ast.Walk: "via",
            ast.Aggregate: "var", ast.Filter: "var"}
 
@@ -102,20 +102,7 @@ def inlinable(model, callees) -> set:
         for s in statements(trig.body):
             if called(s) in sites:
                 sites[called(s)] += 1
-    callers: dict = {name: [] for name in callees}
-    waiting = {name: len(set(calls)) for name, calls in callees.items()}
-    for name, calls in callees.items():
-        for c in set(calls):
-            callers[c].append(name)
-    ready = [name for name, n in waiting.items() if n == 0]
-    acyclic = set()
-    while ready:
-        name = ready.pop()
-        acyclic.add(name)
-        for caller in callers[name]:
-            waiting[caller] -= 1
-            if waiting[caller] == 0:
-                ready.append(caller)
+    acyclic = set(upwards(callees))
     return {name for name in acyclic if sites[name] == 1}
 
 

@@ -186,22 +186,30 @@ def straight_rules(model, is_simple) -> set:
     for name, rule in model.rules.items():
         callees[name] = set(_calls_in(rule.body))
         simple[name] = rule.returns is None and all(is_simple(s) for s in rule.body)
-    callers: dict = {name: [] for name in callees}
-    waiting = {name: len(calls) for name, calls in callees.items()}
-    for name, calls in callees.items():
-        for c in calls:
-            callers[c].append(name)
-    ready = [name for name, n in waiting.items() if n == 0]
     depth: dict = {}  # rule -> how deep its calls of straight rules go (1: none), or 0: not straight
-    while ready:
-        name = ready.pop()
+    for name in upwards(callees):
         below = [depth[c] for c in callees[name]]
         ok = simple[name] and all(below)
         depth[name] = 1 + max(below, default=0) if ok else 0
         if depth[name] > INLINE_DEPTH:
             depth[name] = 0
+    return {name for name, d in depth.items() if d}  # rules on or above a cycle never got ready
+
+
+def upwards(callees: dict):
+    """The rules (the keys of `callees`: rule -> the rules it calls) from those that call
+    none upwards, each after every rule it calls; rules on or above a cycle of calls never
+    come. Not by recursion: a file may chain thousands of rules."""
+    callers: dict = {name: [] for name in callees}
+    waiting = {name: len(set(calls)) for name, calls in callees.items()}
+    for name, calls in callees.items():
+        for c in set(calls):
+            callers[c].append(name)
+    ready = [name for name, n in waiting.items() if n == 0]
+    while ready:
+        name = ready.pop()
+        yield name
         for caller in callers[name]:
             waiting[caller] -= 1
             if waiting[caller] == 0:
                 ready.append(caller)
-    return {name for name, d in depth.items() if d}  # rules on or above a cycle never got ready

@@ -147,7 +147,7 @@ def failure_message(err: Exception) -> str:
 
 
 class Suggestions:
-    """Hints for unknown names: "; did you mean 'three_sectors'?" for the nearest known one.
+    """Hints for unknown names: "; did you mean 'three_in_a_row'?" for the nearest known one.
 
     Only the first MAX_SHOWN unknown names get a hint: a hostile file may have thousands,
     and each hint compares the name with every candidate."""

@@ -21,8 +21,8 @@ class Column(dict):
     groupings (a {space: group} table: by a fixed attribute of the board, or all spaces in
     one group), how many spaces of each group hold each value, `tallies[i][(group, value)]`.
     Every write keeps them (the rules' and anybody's: nothing writes it but by item), so
-    that `count(h in houses where h.sector == z and h.owner == p)` is a lookup
-    (compile/aggregates.py, by_tally)."""
+    that `count(s in lots where s.block == b and s.owner == p)` is a lookup
+    (compile/aggregates.py, CollectionGen.tallied)."""
     __slots__ = ("groupings", "tallies")
 
     def __init__(self, values: dict, groupings: list):

@@ -225,8 +225,8 @@ def test_an_expression_too_deep_for_the_generator_is_an_error_not_a_crash(tmp_pa
 TALLIED_BOARD = """board lots(block: int) {
   field owner: player? = none
   field level: int = 0
-  each i in 1..4: space "a{i}" 1
-  each i in 1..3: space "b{i}" 2
+  each i in 1..6: space "a{i}" 1
+  each i in 1..5: space "b{i}" 2
   space c1 3
 }
 """
@@ -270,3 +270,13 @@ def test_counts_over_a_board_are_tallied_and_agree_with_the_checked_code_after_a
             assert isinstance(w.spaces["lots"]["owner"], Column)
             for name in model.defs:
                 assert prog.def_bodies[name][0](w) == checked[name](w, {}), (name, step)
+
+
+def test_a_small_board_is_not_tallied(tmp_path):
+    """Below TALLY_MIN_SPACES the scan in C is kept: a tally would cost more at its writes."""
+    from ruledsl.compile.aggregates import TALLY_MIN_SPACES
+    small = TALLIED_BOARD.replace("1..6", "1..1").replace("1..5", "1..1")
+    text = small + "shared { n: int = 0 }\nrule flow() { n = count(x in lots where x.owner == none) }\n"
+    m = run_text(tmp_path, text)
+    assert len(m.program.boards["lots"].spaces) < TALLY_MIN_SPACES
+    assert m.program.tallied == {} and m.w.shared["n"] == 3

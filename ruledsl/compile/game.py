@@ -219,7 +219,8 @@ RETURNED = "returned value"  # the local `return r(...)` passes the result of r 
 
 
 class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompiler):
-    """Every statement: control flow and decisions from the base classes, and here the
+    """Every statement: control flow, decisions, what the rules tell (say, reveal,
+    eliminate) and calls compiled in place from the base classes, and here the other
     straight ones (effects), rule calls and returns."""
 
     # ------------------------------------------------------------ simple effects

@@ -42,6 +42,7 @@ WORDS = ["override", "rule", "const", "{", "}", "(", ")", "none", "0", "-1", "99
 
 
 AGGREGATES = ["count", "any", "all", "sum", "first", "max", "min"]
+AGGREGATE = re.compile(r"\b(?:count|any|all|sum|first|max|min)\(")
 
 
 def game_files() -> list:
@@ -53,6 +54,9 @@ def mutate(text: str, rng: random.Random) -> str:
     lines = text.split("\n")
     kind = rng.randrange(9)
     i = rng.randrange(len(lines))
+    if kind in (7, 8):  # a line with an aggregate, if the file has one
+        with_aggregates = [j for j, line in enumerate(lines) if AGGREGATE.search(line)]
+        i = rng.choice(with_aggregates) if with_aggregates else i
     if kind == 0:
         del lines[i]
     elif kind == 1:
@@ -71,7 +75,7 @@ def mutate(text: str, rng: random.Random) -> str:
         j = rng.randrange(len(lines[i]))
         lines[i] = lines[i][:j] + lines[i][j + 1:]
     elif kind == 7:  # another aggregate in the same place
-        lines[i] = re.sub(r"\b(?:count|any|all|sum|first|max|min)\(", lambda m: rng.choice(AGGREGATES) + "(", lines[i])
+        lines[i] = AGGREGATE.sub(lambda m: rng.choice(AGGREGATES) + "(", lines[i])
     elif kind == 8:  # an aggregate without its value: `all(x in S where c)`, every x meets c
         lines[i] = re.sub(r"(\b(?:count|any|all|sum|first|max|min)\([^():]*):[^():]*\)", r"\1)", lines[i])
     else:

@@ -176,9 +176,9 @@ class CollectionGen:
 
 TALLIED = ("int", "bool", "str", "player", "enum", "space", "card")  # field types whose values are dict keys
 # A tally costs at every write (a Python call) and every copy of the World; on a small
-# board the scan in C is as quick as the lookup: tic-tac-toe's 9 cells with rows and
-# columns of 3 played 0.92x as fast tallied (instructions a game), Mafialand's 16 houses
-# in sectors of 4 1.11x.
+# board the scan in C is as quick as the lookup: a game on 9 spaces counted in rows and
+# columns of 3 played 0.92x as fast tallied (instructions a game), one on 16 spaces in
+# groups of 4 1.11x (benchmarks/README.md, "Stop 14").
 TALLY_MIN_SPACES = 12
 
 

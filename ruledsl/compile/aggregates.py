@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 from functools import partial
+from typing import NamedTuple
 
 from .. import budget
 from ..check.types import Binding
@@ -43,7 +44,7 @@ class CollectionGen:
         conds = _conjuncts(e.where)
         index = self.find_index(e, conds)
         if index is not None:
-            conds = index[2]
+            conds = index.rest
         src = self.visited(e, index)
         where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
         return f"{make()} for {var(e.var)} in {src}{where}"
@@ -51,13 +52,13 @@ class CollectionGen:
     def visited(self, e, index) -> str:
         """The code of the items to visit, each charged to the work budget: through the
         index found by find_index, or all of the source."""
-        src = self.items(e.source) if index is None else f"{self.const(_AttrIndex(index[0]))}[{self.expr(index[1])}]"
+        src = self.items(e.source) if index is None else f"{self.const(_AttrIndex(index.table))}[{self.expr(index.key)}]"
         return f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
 
     def find_index(self, e, conds):
-        """(attribute table, key, remaining conjuncts, attr) for the first conjunct `x.attr == K`
-        on a fixed attribute of a board or card set (K not mentioning x), or None (always in
-        checked code: an index evaluates its key before the other conjuncts)."""
+        """The _Index of the first conjunct `x.attr == K` on a fixed attribute of a board or
+        card set (K not mentioning x), or None (always in checked code: an index evaluates
+        its key before the other conjuncts)."""
         src = e.source
         if self.checked or not isinstance(src, ast.Name) or src.note.binding.local:
             return None
@@ -67,7 +68,7 @@ class CollectionGen:
         for i, c in enumerate(conds):
             test = _attr_test(c, e.var)
             if test is not None and test[0].name in tables:
-                return tables[test[0].name], test[1], conds[:i] + conds[i + 1:], test[0].name
+                return _Index(tables[test[0].name], test[1], conds[:i] + conds[i + 1:], test[0].name)
         return None
 
     def fixed_attrs(self, name):
@@ -96,14 +97,14 @@ class CollectionGen:
         else:
             return None
         index = self.find_index(e, conds) if conds else None
-        rest = index[2] if index is not None else conds
+        rest = index.rest if index is not None else conds
         if test is None and len(rest) == 1:
             test, rest = rest[0], []
         match = self.column_eq(e.var, test) if test is not None and not rest else None
         if match is None:  # decided before any text is made: nested aggregates are made once
             return None
-        column, key = match
-        grouping = self.tallied(e, test, index)
+        column, key, attr = match
+        grouping = self.tallied(e, attr, index)
         if grouping is not None:  # a lookup in the column's tally (world.Column)
             run = {"count": _tally, "any": _tally_any, "all": _tally_all}[e.func]
             return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
@@ -111,30 +112,30 @@ class CollectionGen:
         run = {"count": operator.countOf, "any": operator.contains, "all": _all_equal}[e.func]
         return f"{self.const(run)}({values}, {self.expr(key)})"
 
-    def tallied(self, e, test, index):
+    def tallied(self, e, attr, index):
         """The number of the column's grouping that answers an aggregate over a whole board
         of TALLY_MIN_SPACES or more (through the index of a fixed attribute, or not) testing
         a stored field of a value that can be a dict key, registered with the program
         (Program.tally); else None."""
-        src, (attr, _) = e.source, _attr_test(test, e.var)
+        src = e.source
         if not (isinstance(src, ast.Name) and src.note.binding is Binding.BOARD):
             return None
         if len(self.m.boards[src.name].spaces) < TALLY_MIN_SPACES:
             return None
         if attr.note.type.kind not in TALLIED:
             return None
-        return self.p.tally(src.name, attr.name, index[3] if index is not None else None)
+        return self.p.tally(src.name, attr.name, index.attr if index is not None else None)
 
     def column_eq(self, var, c):
-        """(the column of x.f, K) for a test `x.f == K` on a stored field, or None."""
+        """(the column of x.f, K, x.f) for a test `x.f == K` on a stored field, or None."""
         test = _attr_test(c, var)
         if test is None:
             return None
         (attr, key), ot = test, test[0].obj.note.type
         if ot.kind == "space" and attr.name not in self.m.boards[ot.name].params:
-            return f"w.spaces[{ot.name!r}][{attr.name!r}]", key
+            return f"w.spaces[{ot.name!r}][{attr.name!r}]", key, attr
         if ot.kind == "card" and attr.name not in self.m.cardsets[ot.name].params:
-            return f"w.cardf[{attr.name!r}]", key
+            return f"w.cardf[{attr.name!r}]", key, attr
         return None
 
     def c_Aggregate(self, e):
@@ -180,6 +181,14 @@ TALLIED = ("int", "bool", "str", "player", "enum", "space", "card")  # field typ
 # columns of 3 played 0.92x as fast tallied (instructions a game), one on 16 spaces in
 # groups of 4 1.11x (benchmarks/README.md, "Stop 14").
 TALLY_MIN_SPACES = 12
+
+
+class _Index(NamedTuple):
+    """A `where` conjunct `x.attr == key` answered by the table of a fixed attribute."""
+    table: object  # function giving [(item, value of attr)...] (fixed_attrs)
+    key: object  # the expression K
+    rest: list  # the other conjuncts
+    attr: str
 
 
 def _tally(items, column, i, key) -> int:

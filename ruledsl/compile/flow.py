@@ -239,8 +239,8 @@ class FlowCompiler(OpEmitter):
         on ends the walk there: it is landed on, not passed.
         """
         from ..errors import GameRuntimeError
-        inlined = len(self.inlining)
         from ..runtime.machine import Decision
+        inlined = len(self.inlining)
         slot = f"#walk{next(_uid)}"
         route = self.x(s.route) if s.route is not None else None
         chooser = self.x(s.by) if s.by is not None else None

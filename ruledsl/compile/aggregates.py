@@ -52,7 +52,10 @@ class CollectionGen:
     def visited(self, e, index) -> str:
         """The code of the items to visit, each charged to the work budget: through the
         index found by find_index, or all of the source."""
-        src = self.items(e.source) if index is None else f"{self.const(_AttrIndex(index.table))}[{self.expr(index.key)}]"
+        if index is None:
+            src = self.items(e.source)
+        else:
+            src = f"{self.const(_AttrIndex(index.table))}[{self.expr(index.key)}]"
         return f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
 
     def find_index(self, e, conds):

@@ -26,7 +26,7 @@ import msgspec
 from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
-from .ops import OpEmitter, upwards
+from .ops import OpEmitter, called, rule_calls, statements, upwards
 
 INLINE_NESTING = 6  # calls compiled in place inside calls compiled in place
 
@@ -56,38 +56,6 @@ class _Inlined:
         self.result = result  # the caller's local taking the value (None: none)
         self.loops_before = loops_before  # loop_exits of the caller, below the rule's own
         self.end = [0]  # the pc after the call, patched when its ops are made
-
-
-def statements(body):
-    """Every statement of a body, also those inside others (not looking into expressions)."""
-    for item in body:
-        if isinstance(item, tuple):
-            yield from statements(item)  # an if's (condition, body) branches
-        elif isinstance(item, (ast.Stmt, ast.Option)):
-            if isinstance(item, ast.Stmt):
-                yield item
-            for f in ast.syntax_fields(type(item)):
-                part = getattr(item, f.name)
-                if isinstance(part, tuple):
-                    yield from statements(part)
-
-
-def called(s) -> str | None:
-    """The rule a statement calls (`r(...)`, `let x = r(...)`, `return r(...)`), if any:
-    rules are called nowhere else."""
-    if isinstance(s, ast.CallStmt):
-        return s.call.name
-    value = getattr(s, "value", None) if isinstance(s, (ast.Let, ast.Return)) else None
-    return value.name if isinstance(value, ast.Call) else None
-
-
-def rule_calls(model) -> dict:
-    """rule -> the names of the rules it calls, anywhere in its body."""
-    out = {}
-    for name, rule in model.rules.items():
-        calls = (called(s) for s in statements(rule.body))
-        out[name] = [c for c in calls if c is not None and c in model.rules]
-    return out
 
 
 def inlinable(model, callees) -> set:

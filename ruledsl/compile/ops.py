@@ -161,14 +161,36 @@ class OpEmitter:
         self.collecting.append(effect)
 
 
-def _calls_in(stmts):
-    """The rules called by statements, also inside compound ones (not by decisions)."""
-    for s in stmts:
-        if isinstance(s, ast.CallStmt):
-            yield s.call.name
-        elif s.compound:
-            for body in s.bodies():
-                yield from _calls_in(body)
+def statements(body):
+    """Every statement of a body, also those inside others (not looking into expressions)."""
+    for item in body:
+        if isinstance(item, tuple):
+            yield from statements(item)  # an if's (condition, body) branches
+        elif isinstance(item, (ast.Stmt, ast.Option)):
+            if isinstance(item, ast.Stmt):
+                yield item
+            for f in ast.syntax_fields(type(item)):
+                part = getattr(item, f.name)
+                if isinstance(part, tuple):
+                    yield from statements(part)
+
+
+def called(s) -> str | None:
+    """The rule a statement calls (`r(...)`, `let x = r(...)`, `return r(...)`), if any:
+    rules are called nowhere else."""
+    if isinstance(s, ast.CallStmt):
+        return s.call.name
+    value = getattr(s, "value", None) if isinstance(s, (ast.Let, ast.Return)) else None
+    return value.name if isinstance(value, ast.Call) else None
+
+
+def rule_calls(model) -> dict:
+    """rule -> the names of the rules it calls, anywhere in its body."""
+    out = {}
+    for name, rule in model.rules.items():
+        calls = (called(s) for s in statements(rule.body))
+        out[name] = [c for c in calls if c is not None and c in model.rules]
+    return out
 
 
 def straight_rules(model, is_simple) -> set:
@@ -181,11 +203,8 @@ def straight_rules(model, is_simple) -> set:
 
     Worked out from the rules that call no rule upwards (not by recursion: a file may
     chain thousands of rules)."""
-    callees: dict = {}
-    simple: dict = {}
-    for name, rule in model.rules.items():
-        callees[name] = set(_calls_in(rule.body))
-        simple[name] = rule.returns is None and all(is_simple(s) for s in rule.body)
+    callees = rule_calls(model)  # a rule calling others where no stretch can (a loop, a let) is not simple
+    simple = {name: rule.returns is None and all(is_simple(s) for s in rule.body) for name, rule in model.rules.items()}
     depth: dict = {}  # rule -> how deep its calls of straight rules go (1: none), or 0: not straight
     for name in upwards(callees):
         below = [depth[c] for c in callees[name]]

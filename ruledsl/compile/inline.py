@@ -67,9 +67,9 @@ def inlinable(model, callees) -> set:
         for c in calls:
             sites[c] += 1
     for trig in model.triggers.values():
-        for s in statements(trig.body):
-            if called(s) in sites:
-                sites[called(s)] += 1
+        for name in map(called, statements(trig.body)):
+            if name in sites:
+                sites[name] += 1
     acyclic = set(upwards(callees))
     return {name for name in acyclic if sites[name] == 1}
 

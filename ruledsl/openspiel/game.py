@@ -322,6 +322,13 @@ class RuledslState(pyspiel.State):
             return list(play.legal)
         return super().legal_actions() if player is None else super().legal_actions(player)
 
+    def is_chance_node(self):
+        """Answered here, like legal_actions: pyspiel's own asks current_player through C++."""
+        return self.play.event is not None
+
+    def is_simultaneous_node(self):
+        return self.play.event is None and bool(self.play.run)
+
     def chance_outcomes(self):
         n = node_outcomes(self.play.event, self.play.picks)
         return [(a, 1.0 / n) for a in range(n)]

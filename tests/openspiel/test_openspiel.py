@@ -180,6 +180,31 @@ def random_play(game, rng, on_simultaneous=lambda state: None):
     return state
 
 
+@pytest.mark.parametrize("name,simultaneous", [("pig", False), ("goofspiel", True), ("kuhn_poker", False)])
+def test_node_kinds_answered_in_python_agree_with_pyspiels_own(name, simultaneous):
+    game = load_game(str(EXAMPLES / f"{name}.game"), simultaneous=simultaneous)
+    kinds = set()
+
+    def check(state):
+        own = (pyspiel.State.is_chance_node(state), pyspiel.State.is_simultaneous_node(state))
+        assert (state.is_chance_node(), state.is_simultaneous_node()) == own
+        kinds.add(own)
+
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            check(state)
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            elif state.is_simultaneous_node():
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        check(state)
+    assert len(kinds) >= 2  # chance and player nodes (and simultaneous ones in goofspiel) were met
+
+
 def test_goofspiel_bids_are_simultaneous_nodes():
     game = load_game(str(EXAMPLES / "goofspiel.game"), simultaneous=True)
     sizes = []

@@ -45,7 +45,7 @@ def fingerprint() -> bytes | None:
     h.update(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
     try:
         lark = importlib.util.find_spec("lark")
-        files = [*sorted(here.glob("*.py")), here / GRAMMAR_NAME, here.parent / "errors.py",
+        files = [*sorted(here.rglob("*.py")), here / GRAMMAR_NAME, here.parent / "errors.py",
                  here.parent / "version.py", Path(lark.origin)]
         for f in files:
             data = f.read_bytes()

@@ -1,0 +1,123 @@
+"""What every syntax node is and how to handle one generically: the Node base (a frozen
+msgspec Struct), the checker's Note, `added()` fields, and walking and rebuilding trees."""
+from __future__ import annotations
+
+import msgspec
+
+
+class _Added:
+    """What `added()` puts in a class body: the field's default, marked."""
+
+    def __init__(self, default):
+        self.default = default
+
+
+def added(default=None):
+    """A field the language gained after rules were recorded: at its default it is left
+    out of the rules hash (load.canonical), so transcripts of older rules still match."""
+    return _Added(default)
+
+
+class _NodeMeta(type(msgspec.Struct)):
+    """Every node class is keyword-only, and notes its `added()` fields in `added_fields`."""
+
+    def __new__(mcls, name, bases, ns, **config):
+        config.setdefault("kw_only", True)
+        added_here = {k for k, v in ns.items() if isinstance(v, _Added)}
+        for k in added_here:
+            ns[k] = ns[k].default
+        inherited = frozenset().union(*(getattr(b, "added_fields", ()) for b in bases))
+        ns["added_fields"] = inherited | added_here
+        return super().__new__(mcls, name, bases, ns, **config)
+
+
+class Node(msgspec.Struct, metaclass=_NodeMeta, frozen=True):
+    """A syntax node. `is_node`, `evolve` and `syntax_fields` are the ways to handle one
+    generically."""
+
+
+def is_node(value) -> bool:
+    return isinstance(value, Node)
+
+
+def evolve(node, **changes):
+    """A copy of `node` with some fields changed; an expression's copy gets its own
+    (empty) Note, as a newly built node does."""
+    if "note" in node.__struct_fields__:
+        changes.setdefault("note", Note())
+    return msgspec.structs.replace(node, **changes)
+
+
+class Note:
+    """What the check stage found out about one expression, for every later stage:
+    its type (`check.types.T`) and, for a name, what the name stands for (`check.types.Binding`).
+
+    Each expression node gets its own empty Note when it is built; the checker fills it
+    in once. It is not syntax: equality, hashing, the rules hash and tree walks leave it
+    out (every Note equals every other)."""
+    __slots__ = ("type", "binding")
+
+    def __init__(self):
+        self.type = None
+        self.binding = None
+
+    def __eq__(self, other):
+        return isinstance(other, Note)
+
+    def __hash__(self):
+        return 0
+
+    def __repr__(self):
+        return "Note()"
+
+
+def fresh_note():
+    return msgspec.field(default_factory=Note)
+
+
+NOT_SYNTAX = ("span", "note")
+
+
+def syntax_fields(cls) -> tuple:
+    """The fields (msgspec FieldInfo) of a node class that hold its syntax (its parts),
+    without the span and the checker's annotations."""
+    fields = _SYNTAX.get(cls)
+    if fields is None:  # a node with no parts (`none`) caches its empty tuple too
+        fields = _SYNTAX[cls] = tuple(f for f in msgspec.structs.fields(cls) if f.name not in NOT_SYNTAX)
+    return fields
+
+
+_SYNTAX: dict = {}
+
+
+def walk(node):
+    """Every node under `node` (itself included), depth first."""
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield from walk(item)
+    elif isinstance(node, Node):
+        yield node
+        for f in syntax_fields(type(node)):
+            yield from walk(getattr(node, f.name))
+
+
+_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def transform(node, fn):
+    """`node` rebuilt bottom up, with `fn(n)` in place of each node `n` (children first)."""
+    cls = node.__class__
+    if cls in _LEAVES:  # most parts are names, numbers and absent parts
+        return node
+    if isinstance(node, tuple):
+        items = tuple(transform(item, fn) for item in node)
+        return node if all(a is b for a, b in zip(items, node)) else items
+    if not issubclass(cls, Node):
+        return node
+    changes = {}
+    for f in syntax_fields(cls):
+        old = getattr(node, f.name)
+        new = transform(old, fn)
+        if new is not old:
+            changes[f.name] = new
+    return fn(evolve(node, **changes) if changes else node)  # unchanged parts are kept, not copied

@@ -34,7 +34,7 @@ class Frame:
         env = self.env.copy()
         for k, v in env.items():
             if v.__class__ in MUTABLE:
-                env[k] = copy_value(v)
+                env[k] = v.copy()
         return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None, self.depth)
 
 
@@ -109,12 +109,11 @@ MUTABLE = (list, set, dict)
 
 
 def copy_value(value):
-    """A frame local as a clone needs it: containers copied one level deep (loop state
-    is a list the ops change in place), everything else shared (it is immutable)."""
-    if isinstance(value, list):
-        return [list(x) if isinstance(x, list) else x for x in value]
-    if isinstance(value, (set, dict)):
-        return copy.copy(value)
+    """A frame local as a clone needs it: a container copied, its items shared. Loop state
+    is a list the ops change in place (the index, a walk's steps left); what it holds, like
+    every value of the language, nothing changes in place once made (lists have no `+=`)."""
+    if value.__class__ in MUTABLE:
+        return value.copy()
     return value
 
 
@@ -309,12 +308,12 @@ class Machine:
     def finish(self, reason, winner=None, by_rule=True, draw=False):
         """Ends the game: `winner` wins; else, unless a draw (or not by a rule), the best score wins."""
         p, w = self.program, self.w
-        scores = [p.score(w, s) for s in range(w.n)]
+        scores = p.scores(w)
         keys = scores  # without tiebreaks, the score alone orders
         if p.tiebreaks:
             keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
-        alive = [s for s in range(w.n) if w.alive[s]]
-        ranking = sorted(alive, key=keys.__getitem__, reverse=True) + list(reversed(w.out_order))
+        alive = [s for s, living in enumerate(w.alive) if living]
+        ranking = sorted(alive, key=keys.__getitem__, reverse=True) + w.out_order[::-1]
         if winner is not None:
             winners = [winner]
             ranking = [winner] + [s for s in ranking if s != winner]
@@ -323,7 +322,6 @@ class Machine:
         else:
             winners = []
         self.pending = None
-        self.result = Result(reason=reason, winners=winners, ranking=ranking, scores=scores, by_rule=by_rule,
-                             draw=draw)
+        self.result = Result(reason, winners, ranking, scores, by_rule, draw)  # by position: once a game
         if self.listening:
             self.emit("end", reason=reason, winners=winners)

@@ -320,3 +320,8 @@ class Program:
         if self.score_fn is None:
             return 0
         return self.score_fn(w, {self.score_var: seat})
+
+    def scores(self, w) -> list:
+        """Every seat's score, in seat order (the end of every game asks)."""
+        fn, var = self.score_fn, self.score_var
+        return [fn(w, {var: s}) for s in range(w.n)] if fn is not None else [0] * w.n

@@ -256,19 +256,29 @@ def print_baseline(name: str, results: dict) -> bool:
     return False
 
 
+def rate_of(playout, seconds: float) -> tuple:
+    """(playouts a second, playouts) of `playout(i)` called with i = 0, 1, ... for `seconds`."""
+    start, n = time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        playout(n)
+        n += 1
+    return n / (time.perf_counter() - start), n
+
+
 def bench_games(args):
-    print("\ngames/ (ruledsl, random agents)")
+    """Each game twice: in this file's loop (one random.Random, as for the classics), and as
+    `ruledsl simulate` plays it (keyed chance and random agents, play/simulate.py), what a
+    user running simulations gets."""
+    from ruledsl.play.simulate import playout as simulate_playout
+    print("\ngames/ (ruledsl, random agents): this loop | as `ruledsl simulate` plays")
     for path in sorted((ROOT / "games").glob("*.game")):
-        game = load_game(str(path))
-        lo, hi = game.program.min_players, game.program.max_players
+        program = load_game(str(path)).program
+        lo, hi = program.min_players, program.max_players
         for players in range(lo, min(hi, 4) + 1):
             rng = random.Random(f"bench:{path.stem}:{players}")
-            start, n = time.perf_counter(), 0
-            while time.perf_counter() - start < args.seconds:
-                ruledsl_playout(game.program, players, rng)
-                n += 1
-            rate = n / (time.perf_counter() - start)
-            print(f"  {path.stem:20} {players} players {rate:10.1f} playouts/s ({n} games)")
+            rate, n = rate_of(lambda _: ruledsl_playout(program, players, rng), args.seconds)
+            keyed, k = rate_of(lambda seed: simulate_playout(program, players, seed), args.seconds)
+            print(f"  {path.stem:20} {players} players {rate:10.1f} playouts/s ({n} games) | {keyed:10.1f} ({k})")
 
 
 def main(argv=None):

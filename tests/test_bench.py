@@ -40,6 +40,15 @@ def test_bench_runs_a_short_measurement_and_reports_outcomes():
     assert any("ruledsl/hand-written = " in line or "no speed ratio quoted" in line for line in section)
 
 
+def test_the_games_section_reports_both_loops_for_every_game_and_player_count(capsys):
+    bench.bench_games(type("Args", (), {"seconds": 0.01})())
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
+    games = {row[0] for row in rows}
+    assert games == {p.stem for p in (ROOT / "games").glob("*.game")}
+    for row in rows:  # name, players, "players", rate, "playouts/s", (n games), |, rate, (n)
+        assert row[4] == "playouts/s" and row[7] == "|" and float(row[3]) > 0 and float(row[8]) > 0
+
+
 @pytest.mark.parametrize("module,players", [(tic_tac_toe, 2), (mafialand, 2), (mafialand, 3), (mafialand, 4),
                                             (the_boss, 2), (the_boss, 3), (the_boss, 4)])
 def test_handwritten_games_are_deterministic_per_seed(module, players):

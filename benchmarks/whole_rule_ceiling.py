@@ -1,20 +1,20 @@
-"""How far compiling whole rules could speed up tic-tac-toe: a ceiling, measured.
+"""How far compiling whole rules could speed up a game: a ceiling, measured.
 
-`examples/tic_tac_toe.game` written by hand in the shape a whole-rule compiler would
-emit: the flow as one Python generator (a decision is a `yield`, a choice comes back
-from `send`), on the engine's own World layout and start World, calling the engine's
-own generated `three_through`, charging the work budget for each loop turn and each
-aggregate as the engine does, with no ops, frames or Decision objects. What it leaves
-out (end-of-game ranking, chance and say reports, clone()) only makes it cheaper, so
-it bounds what such a compiler could gain on this game.
+A classic of `examples/` written by hand in the shape a whole-rule compiler would emit:
+the flow as one Python generator (a decision is a `yield`, a choice comes back from
+`send`), on the engine's own World layout and start World, calling the engine's own
+generated defs, charging the work budget as the engine does, with no ops, frames or
+Decision objects. What it leaves out (end-of-game ranking, chance and say reports,
+clone()) only makes it cheaper, so it bounds what such a compiler could gain.
 
-    python3 benchmarks/whole_rule_ceiling.py --games 3000          # timings, interleaved
+    python3 benchmarks/whole_rule_ceiling.py [--game kuhn_poker] --games 3000   # timings, interleaved
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
         python3 benchmarks/whole_rule_ceiling.py --games 200 --only generator   # and 0 games
 
-Stop 12 (instructions a game, 200 games minus 0, `--only generator` and `--only
-engine`): generator 0.41M, engine 0.73M: 1.77x. Both play the same game: the outcome frequencies
-are printed side by side.
+Stop 12, tic-tac-toe (instructions a game, 200 games minus 0, `--only generator` and
+`--only engine`): generator 0.41M, engine 0.73M: 1.77x. Stop 15, Kuhn poker (3,000
+games minus 0): see benchmarks/README.md. Both sides play the same game: the outcome
+frequencies are printed side by side.
 """
 from __future__ import annotations
 
@@ -33,9 +33,9 @@ import bench  # noqa: E402
 from ruledsl import budget  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
 
-PROGRAM = load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
-THREE_THROUGH = PROGRAM.def_bodies["three_through"][0]
-CELLS = list(PROGRAM.boards["grid"].spaces)
+
+def program_of(name: str):
+    return load_game(str(ROOT / "examples" / f"{name}.game")).program
 
 
 class Pending:
@@ -45,28 +45,88 @@ class Pending:
         self.seat, self.labels, self.values = seat, labels, values
 
 
-def flow(game, w):
-    """`rule flow()` of the game file, as generated code could say it."""
+def tic_tac_toe(game, w):
+    """`rule flow()` of tic_tac_toe.game, as generated code could say it."""
+    program = game.program
+    three_through = program.def_bodies["three_through"][0]
+    cells = list(program.boards["grid"].spaces)
     owner = w.spaces["grid"]["owner"]
     while True:
         w.work -= 1
         for p in [i for i, alive in enumerate(w.alive) if alive]:
             w.work -= 1
-            free = [c for c in budget.visited(w, CELLS, None) if owner[c] is None]
+            free = [c for c in budget.visited(w, cells, None) if owner[c] is None]
             s = free[(yield Pending(p, list(free), free))]
             owner[s] = p
             w.version += 1
-            if THREE_THROUGH(w, p, s):
+            if three_through(w, p, s):
                 game.outcome = (p,)
                 return
-            if all(owner[c] is not None for c in budget.visited(w, CELLS, None)):
+            if all(owner[c] is not None for c in budget.visited(w, cells, None)):
                 game.outcome = ()
                 return
 
 
+PASS_BET = ["pass", "bet"]
+
+
+def kuhn_poker(game, w):
+    """`rule setup()` and `rule flow()` of kuhn_poker.game (with the rules they call
+    written in place), as generated code could say them; chance from the loop's Random."""
+    chips, shared, ante, bet = [pl for pl in w.players], w.shared, w.consts["ANTE"], w.consts["BET"]
+    cards = w.program.cards
+    deck = w.zones[("deck", None)]
+    game.rng.shuffle(deck)
+    w.work -= 1
+    for p in [i for i, alive in enumerate(w.alive) if alive]:
+        w.work -= 2
+        chips[p]["chips"] -= ante
+        shared["pot"] += ante
+        card = deck.pop(0)
+        w.zones[("hand", p)].insert(0, card)
+        w.loc[card] = ("hand", p)
+    w.version += 1
+
+    def take_pot(p):
+        chips[p]["chips"] += shared["pot"]
+        shared["pot"] = 0
+
+    def showdown():
+        ranks = [cards[w.zones[("hand", s)][0]].attrs["rank"] for s in (0, 1)]
+        winner = 0 if ranks[0] > ranks[1] else 1
+        take_pot(winner)
+        game.outcome = (winner,)
+
+    def facing_a_bet(p):
+        if (yield Pending(p, PASS_BET, PASS_BET)) == 0:
+            take_pot(1 - p)
+            game.outcome = (1 - p,)
+        else:
+            chips[p]["chips"] -= bet
+            shared["pot"] += bet
+            showdown()
+
+    first, second = 0, 1
+    if (yield Pending(first, PASS_BET, PASS_BET)) == 0:
+        if (yield Pending(second, PASS_BET, PASS_BET)) == 0:
+            showdown()
+        else:
+            chips[second]["chips"] -= bet
+            shared["pot"] += bet
+            yield from facing_a_bet(first)
+    else:
+        chips[first]["chips"] -= bet
+        shared["pot"] += bet
+        yield from facing_a_bet(second)
+
+
+FLOWS = {"tic_tac_toe": tic_tac_toe, "kuhn_poker": kuhn_poker}
+
+
 class Game:
-    def __init__(self, players: int):
-        self.w = PROGRAM.new_world(players)
+    def __init__(self, program, flow, rng):
+        self.program, self.rng = program, rng
+        self.w = program.new_world(2)
         self.outcome = None
         self.run = flow(self, self.w)
         self.pending = next(self.run, None)
@@ -79,8 +139,8 @@ class Game:
             self.pending = None
 
 
-def generator_playout(rng) -> tuple:
-    g = Game(2)
+def generator_playout(program, flow, rng) -> tuple:
+    g = Game(program, flow, rng)
     while g.pending is not None:
         g.choose_index(rng.randrange(len(g.pending.labels)))
     return bench.outcome_of([1 if s in g.outcome else 0 for s in range(2)])
@@ -88,11 +148,14 @@ def generator_playout(rng) -> tuple:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=sorted(FLOWS), default="tic_tac_toe")
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--only", choices=["generator", "engine"])
     args = ap.parse_args(argv)
+    program, flow = program_of(args.game), FLOWS[args.game]
     rng = random.Random(1)
-    engines = {"generator": generator_playout, "engine": lambda r: bench.ruledsl_playout(PROGRAM, 2, r)}
+    engines = {"generator": lambda r: generator_playout(program, flow, r),
+               "engine": lambda r: bench.ruledsl_playout(program, 2, r)}
     if args.only:
         for _ in range(args.games):
             engines[args.only](rng)

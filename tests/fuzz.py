@@ -149,6 +149,14 @@ def record(path: str, players: int, seed: int, steps: int) -> str:
     return out.getvalue()
 
 
+def _record(line: str):
+    """A transcript line's JSON, or None when an earlier corruption broke it."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
 def corrupt(lines: list, rng: random.Random) -> list:
     lines = list(lines)
     i = rng.randrange(len(lines))
@@ -163,8 +171,7 @@ def corrupt(lines: list, rng: random.Random) -> list:
     elif kind == 3 and lines[i]:
         j = rng.randrange(len(lines[i]))
         lines[i] = lines[i][:j] + rng.choice(['"', "}", "9", "-", "[", "x", ""]) + lines[i][j + 1:]
-    elif kind == 4:
-        record = json.loads(lines[i])
+    elif kind == 4 and isinstance(record := _record(lines[i]), dict) and record:
         key = rng.choice(list(record))
         record[key] = rng.choice([None, -1, 10 ** 30, "x", [], {}, True, "0" * 50])
         lines[i] = json.dumps(record)

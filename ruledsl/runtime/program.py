@@ -294,7 +294,7 @@ class Program:
             names = self.enums[t.name]
         else:
             return None
-        return max(len("none"), *map(len, names))
+        return max([len("none"), *map(len, names)])  # a set of no cards, a board of no spaces: "none"
 
     def labels_fn(self, t):
         """A function labelling a whole list of values of type t (offered choices)."""

@@ -132,3 +132,13 @@ def test_a_reveal_to_nobody_fails_heard_or_not(tmp_path):
 }"""
     code, line, _ = failure(tmp_path, text)
     assert (code, line) == ("R006", 3)
+
+
+@pytest.mark.parametrize("rows", ["each n in 1..0", "each n in 0..-1"])
+def test_a_card_set_of_no_cards_bounds_its_labels_by_none(tmp_path, rows):
+    """Found by tests/fuzz.py (seed 15): a card set whose product is empty left nothing to
+    take the longest label of, and compiling a `reveal` of one of its cards crashed."""
+    text = (f"cards c(n: int) label \"{{n}}\" {{ {rows} }}\nzone pile: c public\n"
+            "rule flow() { if size(pile) > 0 { reveal top(pile) } say \"{top(pile)}\" }\n")
+    machine, heard = play(tmp_path, text, listening=True)
+    assert machine.result is not None and ("say", "none") in heard

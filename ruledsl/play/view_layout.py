@@ -54,6 +54,8 @@ def _attrs(info, row) -> dict:
 
 def _shape(info, spaces, attrs, links):
     topology = info.decl.topology
+    if not spaces:  # e.g. `each i in 1..0: space ...`: nothing to place
+        return "table", {}
     grid = grid_coords(spaces, attrs)
     if grid is not None:
         return "grid", grid

@@ -140,6 +140,18 @@ def test_boards_are_drawn_by_their_declarations(game, board, shape):
         assert at["a1"] == (0, 0) and at["a3"] == (2, 0) and at["c1"] == (0, 2)  # col across, row down
 
 
+@pytest.mark.parametrize("topology", ["", "graph"])  # a loop or line needs spaces (E318)
+def test_a_board_of_no_spaces_draws_as_an_empty_table(tmp_path, topology):
+    """Found looking for more after the fuzzer found an empty card set: both shapes failed on no spaces."""
+    game = tmp_path / "empty.game"
+    game.write_text(f'game "E" players 2..2\nboard b(row: int, col: int) {topology} {{\n'
+                    '  each i in 1..0: space "s{i}" i i\n}\nrule flow() { say "hi" }\n')
+    drawn = board_drawings(load_game(str(game)))
+    assert drawn == [{"name": "b", "shape": "table", "topology": topology or None, "spaces": [], "links": []}]
+    code, out = view(write_transcript(tmp_path, game, 2, 1))
+    assert code == 0, out
+
+
 def test_spaces_named_like_cells_make_a_grid():
     names = ["a1", "a2", "b1", "b2"]
     assert grid_coords(names, {s: {} for s in names}) == {"a1": (0, 1), "a2": (0, 0), "b1": (1, 1), "b2": (1, 0)}

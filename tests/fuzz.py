@@ -43,6 +43,7 @@ WORDS = ["override", "rule", "const", "{", "}", "(", ")", "none", "0", "-1", "99
 
 AGGREGATES = ["count", "any", "all", "sum", "first", "max", "min"]
 AGGREGATE = re.compile(r"\b(?:count|any|all|sum|first|max|min)\(")
+RANGE = re.compile(r"(\w+|\))\s*\.\.\s*(-?\w+|\()")  # `1..CARDS`, `0..n`: a range, or players 2..4
 
 
 def game_files() -> list:
@@ -52,11 +53,12 @@ def game_files() -> list:
 # ---------------------------------------------------------------- game mutants
 def mutate(text: str, rng: random.Random) -> str:
     lines = text.split("\n")
-    kind = rng.randrange(9)
+    kind = rng.randrange(10)
     i = rng.randrange(len(lines))
-    if kind in (7, 8):  # a line with an aggregate, if the file has one
-        with_aggregates = [j for j, line in enumerate(lines) if AGGREGATE.search(line)]
-        i = rng.choice(with_aggregates) if with_aggregates else i
+    if kind in (7, 8, 9):  # a line with an aggregate (a range), if the file has one
+        pattern = RANGE if kind == 9 else AGGREGATE
+        with_them = [j for j, line in enumerate(lines) if pattern.search(line)]
+        i = rng.choice(with_them) if with_them else i
     if kind == 0:
         del lines[i]
     elif kind == 1:
@@ -78,6 +80,8 @@ def mutate(text: str, rng: random.Random) -> str:
         lines[i] = AGGREGATE.sub(lambda m: rng.choice(AGGREGATES) + "(", lines[i])
     elif kind == 8:  # an aggregate without its value: `all(x in S where c)`, every x meets c
         lines[i] = re.sub(r"(\b(?:count|any|all|sum|first|max|min)\([^():]*):[^():]*\)", r"\1)", lines[i])
+    elif kind == 9:  # a range made empty or one long: no cards, no spaces, no turns
+        lines[i] = RANGE.sub(lambda m: rng.choice(["1..0", "0..-1", f"{m.group(1)}..{m.group(1)}"]), lines[i])
     else:
         lines = lines[:i]
     return "\n".join(lines)

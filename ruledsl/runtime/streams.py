@@ -31,33 +31,44 @@ _NUMBERS: dict = {}  # text -> key_number: keys and option labels repeat all gam
 MAX_NUMBERS = 100_000
 
 
+def text_number(text: str) -> int:
+    """A text's 64-bit hash (BLAKE2b), the same on every machine."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
 def key_number(text: str) -> int:
+    """text_number, kept: keys and labels come back all game long."""
     number = _NUMBERS.get(text)
     if number is None:
         if len(_NUMBERS) > MAX_NUMBERS:
             _NUMBERS.clear()  # a game with endless distinct labels: keep memory bounded
-        number = _NUMBERS[text] = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+        number = _NUMBERS[text] = text_number(text)
     return number
 
 
 class KeyedStreams:
     """One seed's streams: `draw(key)` gives the next 64-bit number of that key's stream.
 
-    A key's stream is SplitMix64's own sequence started at hash(seed) ^ hash(key)."""
+    A key's stream is SplitMix64's own sequence started at hash(seed) ^ hash(key). The
+    seed's hash is taken at the first draw (a game without dice never draws a roll) and
+    not kept with the keys': every game has seeds of its own."""
 
     def __init__(self, seed_text: str):
-        self.base = key_number(seed_text)
+        self.seed_text = seed_text
+        self.base = None  # text_number(seed_text), once drawn from
         self.state: dict = {}  # key -> [start, draws so far]
 
     def clone(self) -> "KeyedStreams":
         other = KeyedStreams.__new__(KeyedStreams)
-        other.base = self.base
+        other.seed_text, other.base = self.seed_text, self.base
         other.state = {k: list(v) for k, v in self.state.items()}
         return other
 
     def draw(self, key: str) -> int:
         s = self.state.get(key)
         if s is None:
+            if self.base is None:
+                self.base = text_number(self.seed_text)
             s = self.state[key] = [self.base ^ key_number(key), 0]
         s[1] += 1
         return splitmix64(s[0] + s[1] * GAMMA)

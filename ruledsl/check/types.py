@@ -77,7 +77,10 @@ class Binding(enum.Enum):
     @property
     def local(self) -> bool:
         """Bound inside a rule or def (a value of the run), not a name of the game."""
-        return self in (Binding.LOCAL, Binding.ITEM)
+        return self in _LOCAL_BINDINGS
+
+
+_LOCAL_BINDINGS = frozenset({Binding.LOCAL, Binding.ITEM})  # a set, not `Binding.X`: enum lookups are slow in 3.11
 
 
 @attrs.define

@@ -25,6 +25,7 @@ from ..errors import Diagnostic, GameRuntimeError, RuleError
 from .aggregates import CollectionGen, var as _var
 
 ARITH = {"+", "-", "*"}
+_NAME_CODERS = {b: "n_" + b.name for b in Binding}  # how a name's code is made, by what it stands for (n_LOCAL...)
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # Any of these in fast code hands the expression to its checked version, which then
 # decides: it raises the precise error, or (e.g. an indexed filter evaluated its key
@@ -208,7 +209,7 @@ class _Gen(CollectionGen):
         return f"{self.const(budget.text)}({' + '.join(parts)}, {self.const(e.span)})"
 
     def c_Name(self, e):
-        return getattr(self, "n_" + e.note.binding.name)(e.name)
+        return getattr(self, _NAME_CODERS[e.note.binding])(e.name)
 
     # what a name stands for (check.types.Binding, recorded by the checker) -> its code
     def n_ITEM(self, name):

@@ -76,21 +76,28 @@ def inlinable(model, callees) -> set:
 
 def renamed(node, names: set, suffix: str):
     """`node` with each local in `names` renamed (binders and uses alike); each node keeps
-    its Note (types and bindings, as the checker found them)."""
+    its Note (types and bindings, as the checker found them), and a part with nothing to
+    rename is kept as it is."""
     if isinstance(node, tuple):
-        return tuple(renamed(item, names, suffix) for item in node)
+        items = tuple(renamed(item, names, suffix) for item in node)
+        return node if all(a is b for a, b in zip(items, node)) else items
     if not isinstance(node, ast.Node):
         return node
-    changes = {f.name: renamed(getattr(node, f.name), names, suffix) for f in ast.syntax_fields(type(node))}
+    changes = {}
+    for f in ast.syntax_fields(type(node)):
+        old = getattr(node, f.name)
+        new = renamed(old, names, suffix)
+        if new is not old:
+            changes[f.name] = new
     binder = BINDERS.get(type(node))
-    if binder is not None and changes[binder] in names:
+    if binder is not None and getattr(node, binder) in names:
         if isinstance(node, ast.Choose) and node.label is None:
             changes["label"] = node.var
-        changes[binder] = changes[binder] + suffix
-    if isinstance(node, ast.Name) and node.note.binding is not None and node.note.binding.local \
-            and node.name in names:
+        changes[binder] = getattr(node, binder) + suffix
+    if isinstance(node, ast.Name) and node.name in names and node.note.binding is not None \
+            and node.note.binding.local:
         changes["name"] = node.name + suffix
-    return msgspec.structs.replace(node, **changes)
+    return msgspec.structs.replace(node, **changes) if changes else node
 
 
 def bound_names(rule) -> set:

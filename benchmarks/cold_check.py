@@ -63,6 +63,9 @@ def main():
     # Python's own bytecode cache (__pycache__) as an installed package has it: written
     # by a first run, even where PYTHONDONTWRITEBYTECODE is set (as in some sandboxes).
     base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE" or args.no_pyc}
+    # this tree's ruledsl, also when the installed command (an editable install) points at
+    # another checkout: a worktree of an older commit measures that commit
+    base_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), base_env.get("PYTHONPATH")]))
     os.environ.clear()
     os.environ.update(base_env)
     subprocess.run([*check[:-len(files)], *files], cwd=ROOT, stdout=subprocess.DEVNULL, check=True)

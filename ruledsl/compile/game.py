@@ -156,11 +156,12 @@ def _cards(model, prog, ex):
     for name, cs in model.cardsets.items():
         ids = []
         try:
+            label_of = _card_labeler(cs, ex, fixed)
             for attrs_ in _expand(cs, ex, fixed):
                 cid = len(prog.cards)
                 if cid >= budget.MAX_CARDS:
                     raise budget.WorkLimit(cs.decl.span, "E402", "")
-                prog.cards.append(Card(cid, name, attrs_, _card_label(cs, attrs_, ex, fixed)))
+                prog.cards.append(Card(cid, name, attrs_, label_of(attrs_)))
                 ids.append(cid)
         except budget.WorkLimit:
             errors.append(Diagnostic(cs.decl.span, "E402", f"card set '{name}': a game has at most "
@@ -207,12 +208,17 @@ def _expand(cs, ex, fixed):
             yield vals
 
 
-def _card_label(cs, attrs_, ex, fixed) -> str:
+def _card_labeler(cs, ex, fixed):
+    """attrs -> the card's label: its set's `label` (compiled once for the set), else the
+    attribute values that differ from their defaults."""
     if cs.decl.label is not None:
-        return ex(cs.decl.label)(fixed, dict(attrs_))
-    shown = [str(v) for n, v in attrs_.items()
-             if not (n in cs.defaults and cs.defaults[n].value == v)]
-    return " ".join(shown) or cs.decl.name
+        label = ex(cs.decl.label)
+        return lambda attrs_: label(fixed, dict(attrs_))
+
+    def shown(attrs_):
+        values = [str(v) for n, v in attrs_.items() if not (n in cs.defaults and cs.defaults[n].value == v)]
+        return " ".join(values) or cs.decl.name
+    return shown
 
 
 RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)

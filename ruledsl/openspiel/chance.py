@@ -3,6 +3,8 @@ so far stops (NeedChance) at the first roll or shuffle it has none for; a roll i
 chance node per die, a shuffle one card per node."""
 from __future__ import annotations
 
+from ..syntax import ast
+
 
 class NeedChance(Exception):
     """A rule step asked for a roll or shuffle whose outcome is not known yet."""
@@ -55,3 +57,13 @@ def event_outcome(event, picks) -> list:
     for a in picks:
         order.append(left.pop(a))
     return order + left
+
+
+def chance_after_setup(game) -> bool:
+    """Whether a rule step after set-up may ask for chance: a roll or shuffle in a rule other
+    than `setup` or in a trigger, or a draw in a game with a zone that refills (by
+    shuffling). A step of a game without may run on its machine in place (Play.run_step)."""
+    refills = any(z.refill for z in game.program.zones.values())
+    bodies = [r for name, r in game.model.rules.items() if name != "setup"] + list(game.model.triggers.values())
+    return any(isinstance(node, (ast.Roll, ast.Shuffle)) or (refills and isinstance(node, ast.Draw))
+               for node in ast.walk(bodies))

@@ -31,7 +31,8 @@ from ..pipeline import load_game as load_ruledsl
 from ..play.mcts import shares
 from ..runtime.machine import Machine
 from ..syntax import ast
-from .chance import NeedChance, ScriptedChance, event_nodes, event_outcome, node_outcomes  # noqa: F401
+from .chance import (NeedChance, ScriptedChance, chance_after_setup, event_nodes, event_outcome,  # noqa: F401
+                     node_outcomes)
 from .info import SeatObserver, Seen
 from .sim import play_run, sealed_run
 
@@ -127,6 +128,9 @@ class RuledslGame(pyspiel.Game):
         params = {"game": self.path, "players": self.players, "returns": self.returns_mode,
                   "max_steps": self.max_steps, "simultaneous": self.simultaneous}
         self.no_move = len(self.labels) + OVERFLOW  # a seat outside a simultaneous node's run
+        # a step may change its machine in place (not on a copy): it can't stop for chance
+        # half-way, and no simultaneous run keeps the machines between its members
+        self.in_place = not self.simultaneous and not chance_after_setup(self.ruledsl)
         super().__init__(GAME_TYPE_SIMULTANEOUS if self.simultaneous else GAME_TYPE, info, params)
 
     def new_initial_state(self):
@@ -159,8 +163,10 @@ class RuledslGame(pyspiel.Game):
 class Play:
     """A game in progress, apart from pyspiel: a Machine at a decision, or a rule step
     waiting for chance. pyspiel's clone() deep-copies a state's attributes; this one's
-    deep copy is cheap, because machines are never changed once made (a step runs on
-    a clone) and are shared."""
+    deep copy is cheap: the copies share the machine, and neither changes it after that
+    (a step of a shared machine runs on a clone). A step of a machine a Play holds alone
+    runs on it in place when the game allows (RuledslGame.in_place): no copy per step,
+    which is what a playout (OpenSpiel's MCTS, an RL loop) mostly does."""
 
     def __init__(self, game):
         self.g = game
@@ -176,10 +182,12 @@ class Play:
         self.legal: list = []  # the same, sorted (OpenSpiel's legal actions)
         self.run: list = []  # a simultaneous node's seats (openspiel_sim.Member), else empty
         self.world_text = None
+        self.owned = True  # no other Play holds this machine (set-up makes a new one)
         self.run_step(None)
 
     def __deepcopy__(self, memo):
         other = copy.copy(self)
+        self.owned = other.owned = False  # the machine is shared from now on
         other.events, other.picks = list(self.events), list(self.picks)
         # ids, legal and the run's Members are never changed once made: shared
         return other
@@ -190,12 +198,19 @@ class Play:
         if told is not None:
             self.told = told
         chance = ScriptedChance(self.events)
+        index, events = self.step_index, self.events
         try:
-            if self.base is None and self.step_index is None:
+            if self.base is None and index is None:
                 machine = Machine(self.g.program, self.g.players, chance)
+                self.owned = True
+            elif self.owned and self.g.in_place and self.base is self.machine:
+                machine = self.base
+                self.seen.detach()  # its views, if still wanted, are made again by a replay
+                machine.choose_index(index)
             else:
                 machine = self.base.clone(chance=chance)
-                machine.choose_index(self.step_index)
+                self.owned = True
+                machine.choose_index(index)
         except NeedChance as need:
             self.event, self.picks = need.event, []
             return
@@ -204,11 +219,12 @@ class Play:
         self.world_text = None
         if machine.pending is not None and machine.steps >= self.g.max_steps:
             machine.stop_at_limit(f"step limit: {self.g.max_steps} decisions")
-        self.remember(told)
+        self.remember(told, index, events)
 
-    def remember(self, told):
-        """Notes the step for the seats' information states; `told` is (chooser, label, secret)."""
-        self.seen = Seen(self.seen, told, self.machine)
+    def remember(self, told, index=None, events=()):
+        """Notes the step for the seats' information states; `told` is (chooser, label,
+        secret), `index` and `events` what replays the step (the option, chance outcomes)."""
+        self.seen = Seen(self.seen, told, self.machine, self.g, index, events)
         d = self.machine.pending
         self.ids = [] if d is None else self.g.action_ids(d.labels)
         self.legal = sorted(self.ids)
@@ -245,7 +261,7 @@ class Play:
         last, after = play_run(self.machine, self.run, indices)
         for member, index, machine in zip(self.run, indices, after):
             self.seen = Seen(self.seen, (f"seat {member.seat} chose for {member.name}",
-                                         member.labels[index], True), machine)
+                                         member.labels[index], True), machine, self.g)
         member = self.run[-1]
         told = (f"seat {member.seat} chose for {member.name}", member.labels[indices[-1]], True)
         self.base, self.step_index = last, indices[-1]

@@ -7,20 +7,52 @@ import json
 
 import numpy as np
 
+from ..runtime.machine import Machine
+from .chance import ScriptedChance
+
 
 class Seen:
     """One step of a game as the seats saw it: a link of a chain worked out on demand
-    (hashing views costs time, and search never asks for them)."""
+    (hashing views costs time, and search never asks for them).
 
-    def __init__(self, before, told, machine):
-        self.before, self.told, self.machine = before, told, machine
+    A link keeps the machine the step left, for its views, until a later step changes that
+    machine in place (`detach`); a view still wanted then is made on a replay of the game
+    from its set-up, which each link's `index` (the option the step applied, None at
+    set-up) and `events` (its chance outcomes) tell."""
+
+    def __init__(self, before, told, machine, game, index=None, events=()):
+        self.before, self.told, self.machine, self.game = before, told, machine, game
+        self.index, self.events = index, list(events)
         self.hashes: dict = {}  # seat -> hash of everything it saw up to here
         self.views: dict = {}
 
+    def detach(self):
+        """The machine is about to change in place: this link no longer holds it."""
+        self.machine = None
+
     def view(self, seat: int) -> str:
         if seat not in self.views:
+            if self.machine is None:
+                self.replay()
             self.views[seat] = json.dumps(self.machine.w.snapshot(seat), sort_keys=True, separators=(",", ":"))
         return self.views[seat]
+
+    def replay(self):
+        """Plays the game again from its set-up to this link (the same options and chance
+        outcomes), giving a copy of each step's machine to the detached links on the way."""
+        chain, link = [], self
+        while link is not None:
+            chain.append(link)
+            link = link.before
+        chain.reverse()
+        chance = ScriptedChance(chain[0].events)
+        machine = Machine(self.game.program, self.game.players, chance)
+        for link in chain:
+            if link.index is not None:
+                chance.outcomes.extend(link.events)
+                machine.choose_index(link.index)
+            if link.machine is None:
+                link.machine = machine.clone(chance=ScriptedChance())
 
     def said(self, seat: int) -> str:
         if self.told is None:

@@ -18,7 +18,7 @@ import gc
 import os
 from typing import IO, TYPE_CHECKING
 
-import attrs
+import msgspec
 
 from .errors import UserError
 from .pipeline import Game as Compiled
@@ -46,8 +46,7 @@ class IllegalChoice(ValueError):
         self.legal = legal
 
 
-@attrs.frozen
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     """What the game waits for: `seat` chooses one of `labels` for the decision `name`."""
     seat: int
     name: str
@@ -57,8 +56,7 @@ class Decision:
     rule: str  # path:line of the decision in the rules
 
 
-@attrs.frozen
-class Result:
+class Result(msgspec.Struct, frozen=True):
     """How a game ended. `by_rule` is False when a step limit stopped it (then no winners);
     `draw` is True when a rule ended it as a draw (`end ... draw`: no winners either)."""
     reason: str

@@ -151,40 +151,8 @@ def key(*parts: str | bytes) -> str:
 # A parse result is the same for the same text under any path, but its spans name the
 # path: the path is pickled as a placeholder and put back by whoever loads it.
 #
-# Its nodes are msgspec Structs (syntax/ast.py), pickled as their field values in order
-# and rebuilt by keyword. Other frozen slotted attrs classes (spans) pickle by default
-# through attrs' __setstate__ (a dict of fields, set by name); here such an object is its
-# field values in order, set straight into the slots on loading: a fifth less CPU.
-_FIELDS: dict = {}  # class -> its attrs field names when they are exactly its slots, else None
-_SETTERS: dict = {}  # class -> the slots' setters, in field order
-
-
-def _slot_fields(cls):
-    if cls not in _FIELDS:
-        fields = getattr(cls, "__attrs_attrs__", None)
-        names = None
-        if fields is not None and "__dict__" not in dir(cls):
-            slots = {n for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())} - {"__weakref__"}
-            if slots == {f.name for f in fields}:
-                names = tuple(f.name for f in fields)
-        _FIELDS[cls] = names
-    return _FIELDS[cls]
-
-
-def _node(cls, values: tuple):
-    """An instance of a slotted attrs class from its field values (see above)."""
-    setters = _SETTERS.get(cls)
-    if setters is None:
-        names = _slot_fields(cls)
-        if names is None:
-            raise pickle.UnpicklingError(f"{cls.__name__} is not a slotted attrs class")
-        setters = _SETTERS[cls] = tuple(getattr(cls, n).__set__ for n in names)
-    if len(values) != len(setters):
-        raise pickle.UnpicklingError(f"{cls.__name__} has other fields than when it was stored")
-    obj = object.__new__(cls)
-    for set_slot, value in zip(setters, values):
-        set_slot(obj, value)
-    return obj
+# Its nodes are keyword-only msgspec Structs (syntax/ast/), pickled as their field values
+# in order and rebuilt by keyword; other Structs (spans) by position, msgspec's own way.
 
 
 def _struct(cls, values: tuple):
@@ -204,12 +172,12 @@ class _Pickler(pickle.Pickler):
         return 0 if obj is self.path else None
 
     def reducer_override(self, obj):
-        if isinstance(obj, msgspec.Struct):
-            return _struct, (type(obj), tuple(getattr(obj, n) for n in obj.__struct_fields__))
-        names = _slot_fields(type(obj))
-        if names is None:
+        if not isinstance(obj, msgspec.Struct):
             return NotImplemented
-        return _node, (type(obj), tuple(getattr(obj, n) for n in names))
+        reduced = obj.__reduce__()
+        if reduced[0] is type(obj):  # (cls, values): rebuilt by position
+            return reduced
+        return _struct, (type(obj), tuple(getattr(obj, n) for n in obj.__struct_fields__))
 
 
 class _Unpickler(pickle.Unpickler):

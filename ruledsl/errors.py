@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import difflib
 
-import attrs
+import msgspec
 
 
-@attrs.frozen
-class Span:
+class Span(msgspec.Struct, frozen=True):
     path: str
     line: int
     col: int
@@ -39,8 +38,7 @@ def printable(text: str) -> str:
     return text.translate(_CONTROLS)
 
 
-@attrs.frozen
-class Diagnostic:
+class Diagnostic(msgspec.Struct, frozen=True):
     span: Span
     code: str
     message: str

@@ -1,7 +1,7 @@
 """The stages in order: load (parse) -> check -> compile. Stops after a stage with errors."""
 from __future__ import annotations
 
-import attrs
+import msgspec
 
 from .check.decls import check
 from .check.types import Model
@@ -10,8 +10,7 @@ from .runtime.program import Program
 from .syntax.load import Loaded, load
 
 
-@attrs.frozen
-class Game:
+class Game(msgspec.Struct, frozen=True):
     path: str
     loaded: Loaded
     program: Program

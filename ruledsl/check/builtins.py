@@ -5,13 +5,12 @@ their names, cards are ids, zones are (name, key) pairs.
 """
 from __future__ import annotations
 
-import attrs
+import msgspec
 
 from .types import ANY, DIRECTION, INT, PLAYER, T, coll
 
 
-@attrs.frozen
-class Builtin:
+class Builtin(msgspec.Struct, frozen=True):
     args: tuple  # arg kinds for checking: "int" "player" "space" "zone" "countable" "dir"
     result: object  # T, or a function(arg types) -> T
     run: object

@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import enum
 
-import attrs
+import msgspec
 
 from ..syntax import ast
 
 
-@attrs.frozen
-class T:
+class T(msgspec.Struct, frozen=True):
     kind: str  # int bool str none player enum space card zone coll any
     name: str | None = None  # enum / board / card set name
     elem: "T | None" = None  # element type of a collection
@@ -83,8 +82,7 @@ class Binding(enum.Enum):
 _LOCAL_BINDINGS = frozenset({Binding.LOCAL, Binding.ITEM})  # a set, not `Binding.X`: enum lookups are slow in 3.11
 
 
-@attrs.define
-class CardSet:
+class CardSet(msgspec.Struct):
     decl: ast.Cards
     params: dict  # name -> T
     defaults: dict  # name -> ast.Value
@@ -92,8 +90,7 @@ class CardSet:
     rows: list  # CardRow | CardProduct, base then extensions
 
 
-@attrs.define
-class BoardInfo:
+class BoardInfo(msgspec.Struct):
     decl: ast.Board
     params: dict
     defaults: dict
@@ -101,29 +98,28 @@ class BoardInfo:
     spaces: list  # names in order
 
 
-@attrs.define
-class Model:
+class Model(msgspec.Struct):
     """Everything the checker resolved, shared with the compiler."""
     title: str = "?"
     min_players: int = 1
     max_players: int = 1
-    consts: dict = attrs.Factory(dict)  # name -> ast.Const
-    const_types: dict = attrs.Factory(dict)
-    enums: dict = attrs.Factory(lambda: {DIRECTION: list(DIRECTIONS)})
-    enum_of_value: dict = attrs.Factory(lambda: {d: [DIRECTION] for d in DIRECTIONS})
-    cardsets: dict = attrs.Factory(dict)
-    boards: dict = attrs.Factory(dict)
-    board_of_space: dict = attrs.Factory(dict)
-    zones: dict = attrs.Factory(dict)
-    player_fields: dict = attrs.Factory(dict)
-    shared_fields: dict = attrs.Factory(dict)
-    defs: dict = attrs.Factory(dict)
-    rules: dict = attrs.Factory(dict)
-    triggers: dict = attrs.Factory(dict)  # (kind, board) -> ast.Trigger
-    ends: list = attrs.Factory(list)
+    consts: dict = msgspec.field(default_factory=dict)  # name -> ast.Const
+    const_types: dict = msgspec.field(default_factory=dict)
+    enums: dict = msgspec.field(default_factory=lambda: {DIRECTION: list(DIRECTIONS)})
+    enum_of_value: dict = msgspec.field(default_factory=lambda: {d: [DIRECTION] for d in DIRECTIONS})
+    cardsets: dict = msgspec.field(default_factory=dict)
+    boards: dict = msgspec.field(default_factory=dict)
+    board_of_space: dict = msgspec.field(default_factory=dict)
+    zones: dict = msgspec.field(default_factory=dict)
+    player_fields: dict = msgspec.field(default_factory=dict)
+    shared_fields: dict = msgspec.field(default_factory=dict)
+    defs: dict = msgspec.field(default_factory=dict)
+    rules: dict = msgspec.field(default_factory=dict)
+    triggers: dict = msgspec.field(default_factory=dict)  # (kind, board) -> ast.Trigger
+    ends: list = msgspec.field(default_factory=list)
     score: ast.Score | None = None
-    tiebreaks: list = attrs.Factory(list)
-    def_types: dict = attrs.Factory(dict)  # def name -> T of its value
+    tiebreaks: list = msgspec.field(default_factory=list)
+    def_types: dict = msgspec.field(default_factory=dict)  # def name -> T of its value
     # the type of each expression, and what each name stands for, is in its ast.Note
 
     def calls_rule(self, expr) -> bool:

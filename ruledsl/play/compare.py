@@ -26,7 +26,7 @@ import math
 import statistics
 from collections import Counter
 
-import attrs
+import msgspec
 
 from .simulate import merged, run_blocks, seed_blocks
 
@@ -35,8 +35,7 @@ STRONG = 0.01  # and mark it ** when below this
 QUANTILES = (10, 25, 50, 75, 90)  # game length percentiles shown
 
 
-@attrs.define
-class Metric:
+class Metric(msgspec.Struct):
     key: str  # win_rate, shared_wins, no_winner, score, length, end_reasons
     name: str
     seat: int | None
@@ -47,8 +46,8 @@ class Metric:
     p: float | None  # None when there is nothing to test (a game finished no game)
     identical: bool  # A's and B's data are the same: no difference at all
     direction: str = ""  # for a flagged metric: what B does, e.g. "B longer"
-    effect: dict = attrs.Factory(dict)  # test-specific extras (statistic, P(B > A), ...)
-    details: list = attrs.Factory(list)  # (label, A, B, B - A) rows shown under the metric
+    effect: dict = msgspec.field(default_factory=dict)  # test-specific extras (statistic, P(B > A), ...)
+    details: list = msgspec.field(default_factory=list)  # (label, A, B, B - A) rows shown under the metric
     p_holm: float | None = None
     flagged: bool = False
 
@@ -72,8 +71,7 @@ class Metric:
                 "p_holm": self.p_holm, "flagged": self.flagged, "verdict": self.verdict}
 
 
-@attrs.define
-class Report:
+class Report(msgspec.Struct):
     players: int
     games: int
     a: object  # Summary with records

@@ -8,7 +8,7 @@ step without checking, to look at a state (explain.py, `ruledsl state`).
 """
 from __future__ import annotations
 
-import attrs
+import msgspec
 
 from ..errors import UserError, printable
 from ..runtime.machine import Machine
@@ -255,8 +255,7 @@ def _event_text(event) -> str:
     return f"{event['kind']} {quoted(event.get('text', ''))}{to}"
 
 
-@attrs.define
-class CheckedRun:
+class CheckedRun(msgspec.Struct):
     machine: Machine
     steps: int
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 
-import attrs
+import msgspec
 
 from ..errors import GameRuntimeError, RuleError, printable
 from ..pipeline import build_game
@@ -57,8 +57,7 @@ def _state_lines(step, recorded, current, records) -> list:
 
 
 # ---------------------------------------------------------------- 2. the first differing write
-@attrs.frozen
-class Write:
+class Write(msgspec.Struct, frozen=True):
     path: tuple
     value: object
     span: object  # None: a field's initial value, before any statement ran
@@ -153,8 +152,7 @@ def _first_write_text(was, new, final: dict) -> str:
 
 
 # ---------------------------------------------------------------- 3. the edit responsible
-@attrs.frozen
-class Edit:
+class Edit(msgspec.Struct, frozen=True):
     key: str
     recorded: object  # the recorded declaration, None if the edit adds one
     current: object  # the current declaration, None if the edit removes one

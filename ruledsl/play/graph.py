@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-import attrs
+import msgspec
 
 from ..errors import UserError
 from ..syntax import ast
@@ -19,18 +19,16 @@ FORMATS = ("mermaid", "dot")
 MAX_OPTIONS = 6
 
 
-@attrs.define
-class Node:
+class Node(msgspec.Struct):
     id: str
     label: str
     kind: str  # rule | trigger | decision | end | condition
 
 
-@attrs.define
-class Flow:
-    nodes: dict = attrs.Factory(dict)  # id -> Node, in order
-    edges: list = attrs.Factory(list)  # (from id, to id, dashed)
-    conditions: list = attrs.Factory(list)  # Node of each `end when`
+class Flow(msgspec.Struct):
+    nodes: dict = msgspec.field(default_factory=dict)  # id -> Node, in order
+    edges: list = msgspec.field(default_factory=list)  # (from id, to id, dashed)
+    conditions: list = msgspec.field(default_factory=list)  # Node of each `end when`
 
     def node(self, id_, label, kind) -> str:
         self.nodes.setdefault(id_, Node(id_, label, kind))

@@ -12,7 +12,7 @@ is joined (e.g. `auto`, or `ray://head:10001`).
 """
 from __future__ import annotations
 
-import attrs
+import msgspec
 
 from ..errors import UserError
 
@@ -21,8 +21,7 @@ class RayMissing(UserError):
     """Ray is not installed."""
 
 
-@attrs.frozen
-class RayBackend:
+class RayBackend(msgspec.Struct, frozen=True):
     address: str | None = None
 
     def run(self, blocks: list, progress=None) -> list:

@@ -9,7 +9,7 @@ value, and the rule edit responsible, each as path:line.
 """
 from __future__ import annotations
 
-import attrs
+import msgspec
 
 from ..errors import RuleError
 from ..pipeline import load_game
@@ -20,8 +20,7 @@ from .narrate import narrate
 from .transcript import TranscriptWriter, recorded_files
 
 
-@attrs.define
-class ReplayReport:
+class ReplayReport(msgspec.Struct):
     lines: list
     notes: list
     result: dict | None  # the result record, None for a transcript cut short

@@ -25,7 +25,7 @@ import threading
 import time
 from collections import Counter
 
-import attrs
+import msgspec
 import click
 
 from ..errors import GameRuntimeError, Span
@@ -70,8 +70,7 @@ def play_command(path: str, players: int, seed: int) -> str:
     return f"ruledsl play {shlex.quote(path)} --players {players} --seed {seed}"
 
 
-@attrs.frozen
-class GameRecord:
+class GameRecord(msgspec.Struct, frozen=True):
     """How one finished game went (kept only when a run asks for records)."""
     seed: int
     steps: int
@@ -80,8 +79,7 @@ class GameRecord:
     scores: tuple
 
 
-@attrs.frozen
-class ErrorRecord:
+class ErrorRecord(msgspec.Struct, frozen=True):
     """A game a rule failed in: the seed and the diagnostic, as plain data."""
     seed: int
     code: str
@@ -106,14 +104,13 @@ class ErrorRecord:
                 "replay": play_command(path, players, self.seed)}
 
 
-@attrs.define
-class Summary:
+class Summary(msgspec.Struct):
     games: int = 0
     errors: int = 0
-    error_list: list = attrs.Factory(list)  # ErrorRecords, the first MAX_ERRORS_LISTED by seed
-    ended: Counter = attrs.Factory(Counter)
-    steps: list = attrs.Factory(list)
-    wins: list = attrs.Factory(list)
+    error_list: list = msgspec.field(default_factory=list)  # ErrorRecords, the first MAX_ERRORS_LISTED by seed
+    ended: Counter = msgspec.field(default_factory=Counter)
+    steps: list = msgspec.field(default_factory=list)
+    wins: list = msgspec.field(default_factory=list)
     shared: int = 0  # games with more than one winner (a shared victory)
     no_winner: int = 0  # games nobody won (draws, or stopped by the step limit)
     draws: int = 0  # games a rule ended as a draw (`end ... draw`)
@@ -224,8 +221,7 @@ def simulate(program, players: int, games: int, seed: int, max_steps: int | None
 
 
 # ---------------------------------------------------------------- over processes
-@attrs.frozen
-class Block:
+class Block(msgspec.Struct, frozen=True):
     """A run of consecutive seeds of one game file."""
     path: str
     players: int

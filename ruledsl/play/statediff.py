@@ -18,14 +18,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-import attrs
+import msgspec
 
 ABSENT = "(absent)"
 SHOWN_ITEMS = 8
 
 
-@attrs.frozen
-class FieldDiff:
+class FieldDiff(msgspec.Struct, frozen=True):
     path: tuple
     recorded: object
     now: object

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 
-import attrs
+import msgspec
 
 from ..budget import GAME_WORK, STEP_WORK, charge
 from ..errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
@@ -20,8 +20,7 @@ PUSHED = "pushed"  # what an op returns after pushing a frame (calling a rule)
 DEFAULT_MAX_OPS = 20_000_000
 
 
-@attrs.define
-class Frame:
+class Frame(msgspec.Struct):
     code: object  # compile.Code
     pc: int
     env: dict
@@ -38,8 +37,7 @@ class Frame:
         return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None, self.depth)
 
 
-@attrs.define
-class Decision:
+class Decision(msgspec.Struct):
     seat: int
     name: str
     labels: list
@@ -56,8 +54,7 @@ class Decision:
             return None
 
 
-@attrs.define
-class Result:
+class Result(msgspec.Struct):
     reason: str
     winners: list
     ranking: list
@@ -66,8 +63,7 @@ class Result:
     draw: bool = False  # ended by `end ... draw`: nobody wins
 
 
-@attrs.define
-class Refusal:
+class Refusal(msgspec.Struct):
     code: str
     message: str
     legal: list

@@ -5,44 +5,40 @@ rules themselves are `Code` objects built by compile/game.py.
 """
 from __future__ import annotations
 
-import attrs
+import msgspec
 
 from ..syntax import ast
 from .world import Column
 
 
-@attrs.frozen
-class Card:
+class Card(msgspec.Struct, frozen=True):
     id: int
     set: str
     attrs: dict
     label: str
 
 
-@attrs.define
-class BoardRT:
+class BoardRT(msgspec.Struct):
     name: str
     spaces: list
     attrs_of_space: dict  # attr -> {space: value}
     forward: dict
     backward: dict
     fields: list  # (name, fn)
-    links: dict = attrs.Factory(dict)  # space -> neighbouring spaces (graph boards)
-    ways: dict = attrs.Factory(dict)  # direction -> {space: [spaces one step on]} (graph boards)
+    links: dict = msgspec.field(default_factory=dict)  # space -> neighbouring spaces (graph boards)
+    ways: dict = msgspec.field(default_factory=dict)  # direction -> {space: [spaces one step on]} (graph boards)
 
 
-@attrs.define
-class Code:
+class Code(msgspec.Struct):
     name: str
     span: object
     params: list
-    ops: list = attrs.Factory(list)
-    spans: list = attrs.Factory(list)
-    kinds: list = attrs.Factory(list)
+    ops: list = msgspec.field(default_factory=list)
+    spans: list = msgspec.field(default_factory=list)
+    kinds: list = msgspec.field(default_factory=list)
 
 
-@attrs.frozen
-class Track:
+class Track(msgspec.Struct, frozen=True):
     """The spaces a walk from one space passes: path[0] is the start, path[i] the space
     after i steps. Either the path ends at a line's end (`loop_from` None: it stays
     there), or its next step returns to path[loop_from] and it goes round from there."""
@@ -71,8 +67,7 @@ class Track:
         return path[loop + (steps - loop) % (len(path) - loop)]
 
 
-@attrs.define
-class EndRT:
+class EndRT(msgspec.Struct):
     name: str
     reason: str
     cond: object
@@ -81,37 +76,36 @@ class EndRT:
     draw: bool = False
 
 
-@attrs.define
-class Program:
+class Program(msgspec.Struct):
     title: str
     path: str
     min_players: int
     max_players: int
-    cards: list = attrs.Factory(list)
-    cardset_ids: dict = attrs.Factory(dict)
-    card_fields: dict = attrs.Factory(dict)  # set -> [(name, fn)]
-    boards: dict = attrs.Factory(dict)
-    zones: dict = attrs.Factory(dict)  # name -> ast.Zone
-    zone_order: list = attrs.Factory(list)
-    rules: dict = attrs.Factory(dict)
-    triggers: dict = attrs.Factory(dict)
-    def_bodies: dict = attrs.Factory(dict)
-    ends: list = attrs.Factory(list)
+    cards: list = msgspec.field(default_factory=list)
+    cardset_ids: dict = msgspec.field(default_factory=dict)
+    card_fields: dict = msgspec.field(default_factory=dict)  # set -> [(name, fn)]
+    boards: dict = msgspec.field(default_factory=dict)
+    zones: dict = msgspec.field(default_factory=dict)  # name -> ast.Zone
+    zone_order: list = msgspec.field(default_factory=list)
+    rules: dict = msgspec.field(default_factory=dict)
+    triggers: dict = msgspec.field(default_factory=dict)
+    def_bodies: dict = msgspec.field(default_factory=dict)
+    ends: list = msgspec.field(default_factory=list)
     score_fn: object = None
     score_var: str = "p"
-    tiebreaks: list = attrs.Factory(list)
-    consts: list = attrs.Factory(list)  # (name, fn) in order
-    shared_fields: list = attrs.Factory(list)
-    player_fields: list = attrs.Factory(list)
-    secret_player_fields: dict = attrs.Factory(dict)
-    field_labelers: dict = attrs.Factory(dict)  # (owner, name) -> labeler
-    enums: dict = attrs.Factory(dict)
-    card_key_labels: dict = attrs.Factory(dict)  # card id -> unique label, for zones per card set
-    zone_labels: dict = attrs.Factory(dict)  # zone key -> its label, made on first use (zone_label)
+    tiebreaks: list = msgspec.field(default_factory=list)
+    consts: list = msgspec.field(default_factory=list)  # (name, fn) in order
+    shared_fields: list = msgspec.field(default_factory=list)
+    player_fields: list = msgspec.field(default_factory=list)
+    secret_player_fields: dict = msgspec.field(default_factory=dict)
+    field_labelers: dict = msgspec.field(default_factory=dict)  # (owner, name) -> labeler
+    enums: dict = msgspec.field(default_factory=dict)
+    card_key_labels: dict = msgspec.field(default_factory=dict)  # card id -> unique label, for zones per card set
+    zone_labels: dict = msgspec.field(default_factory=dict)  # zone key -> its label, made on first use (zone_label)
     card_field_rows: list | None = None  # [(label #id, card, field names)] for snapshots, made on first use
-    tracks: dict = attrs.Factory(dict)  # (space, forward?) -> Track, built on first use (walk_to)
-    start_worlds: dict = attrs.Factory(dict)  # players -> the World as a game starts (new_world)
-    tallied: dict = attrs.Factory(dict)  # (board, field) -> its groupings: a fixed attribute, or None (tally)
+    tracks: dict = msgspec.field(default_factory=dict)  # (space, forward?) -> Track, built on first use (walk_to)
+    start_worlds: dict = msgspec.field(default_factory=dict)  # players -> the World as a game starts (new_world)
+    tallied: dict = msgspec.field(default_factory=dict)  # (board, field) -> its groupings: a fixed attribute, or None (tally)
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-import attrs
+import msgspec
 
 from ..errors import Diagnostic, RuleError, Span, Suggestions
 from . import ast, parse_cache, shipped
@@ -21,8 +21,7 @@ GAME_SUFFIX = ".game"
 ALLOW_ABSOLUTE = "RULEDSL_ALLOW_ABSOLUTE_EXTENDS"  # set to allow `extends "/abs/path.game"`
 
 
-@attrs.define
-class Loaded:
+class Loaded(msgspec.Struct):
     path: str
     decls: list
     sources: dict  # path -> text

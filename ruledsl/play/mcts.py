@@ -172,9 +172,7 @@ def determinize(machine, seat: int, rng: random.Random, chance_seed: str):
     m = machine.clone()
     w, p = m.w, m.program
     places: dict = {}  # card set -> [(zone key, position, shown attributes or None)]
-    for key, cards in w.zones.items():
-        if not cards:
-            continue  # most zones are empty (e.g. a zone per card)
+    for key, cards in w.zones.filled():  # most zones are empty (e.g. a zone per card)
         zone = p.zones[key[0]]
         vis = zone.visibility  # as World.show_zone: all, else top card, else shown attributes, else a count
         if vis == "public" or (vis == "owner" and key[1] == seat):

@@ -146,5 +146,5 @@ class FieldReader:
 
     def _zone_key(self, w, label):
         if self.zone_keys is None or label not in self.zone_keys:
-            self.zone_keys = {self.p.zone_label(k): k for k in w.zones}
+            self.zone_keys = {self.p.zone_label(k): k for k in w.zones.order}
         return self.zone_keys.get(label)

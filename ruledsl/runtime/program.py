@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from ..syntax import ast
-from .world import Column
+from .world import Column, Zones
 
 
 class Card(msgspec.Struct, frozen=True):
@@ -158,12 +158,13 @@ class Program(msgspec.Struct):
             for c in self.cardset_ids[set_name]:
                 for name, fn in fields:
                     w.cardf.setdefault(name, {})[c] = fn(w, {})
-        first_zone = {}
+        first_zone, order = {}, []
         for name in self.zone_order:
             zone = self.zones[name]
-            for key in self.zone_keys(zone, w.n):
-                w.zones[(name, key)] = []
-            first_zone.setdefault(zone.cards, (name, self.zone_keys(zone, w.n)[0]))
+            keys = self.zone_keys(zone, w.n)
+            order += [(name, key) for key in keys]
+            first_zone.setdefault(zone.cards, (name, keys[0]))
+        w.zones = Zones(tuple(order), {key: i for i, key in enumerate(order)})
         for set_name, ids in self.cardset_ids.items():
             key = first_zone.get(set_name)
             if key is not None:

@@ -60,6 +60,46 @@ class Column(dict):
 _NOTHING = object()
 
 
+class Zones(dict):
+    """The zones' cards, {(zone, key): [card, ...]}, holding only zones that held a card at
+    some time: a game may have hundreds of zones (one per card, say), mostly empty, and a
+    copy copies the ones that hold cards. An empty zone is made on first use; `order` has
+    every zone's key in the program's order (shared by every copy), which is the order in
+    which they are shown (`in_order`)."""
+    __slots__ = ("order", "index")
+
+    def __init__(self, order: tuple, index: dict, filled=()):
+        super().__init__(filled)
+        self.order, self.index = order, index  # index: key -> its place in order
+
+    def __missing__(self, key):
+        if key not in self.index:
+            raise KeyError(key)
+        cards = self[key] = []
+        return cards
+
+    def copy(self) -> "Zones":
+        other = Zones.__new__(Zones)
+        for k, v in self.items():
+            if v:
+                other[k] = v[:]
+        other.order, other.index = self.order, self.index
+        return other
+
+    def in_order(self):
+        """(key, cards) of every zone, empty or not, in the program's order."""
+        get = self.get
+        return [(key, get(key) or []) for key in self.order]
+
+    def filled(self):
+        """(key, cards) of the zones that hold cards, in the program's order."""
+        keys = sorted([k for k, v in self.items() if v], key=self.index.__getitem__)
+        return [(key, self[key]) for key in keys]
+
+    def __reduce__(self):  # a World sent to another process
+        return (Zones, (self.order, self.index, dict(self)))
+
+
 class World:
     __slots__ = ("program", "n", "alive", "out_order", "consts", "shared", "players", "spaces", "cardf", "zones",
                  "loc", "version", "work")
@@ -74,7 +114,7 @@ class World:
         self.players: list = [dict() for _ in range(n_players)]
         self.spaces: dict = {}
         self.cardf: dict = {}
-        self.zones: dict = {}
+        self.zones: dict = {}  # a Zones once set up (Program.start_world)
         self.loc: dict = {}
         self.version = 0  # bumped by every change rules make (see touch)
         self.work = STEP_WORK  # what the current step may still spend (budget.py); the Machine resets it
@@ -93,7 +133,7 @@ class World:
         w.players = [p.copy() for p in self.players]
         w.spaces = {b: {f: col.copy() for f, col in cols.items()} for b, cols in self.spaces.items()}
         w.cardf = {f: col.copy() for f, col in self.cardf.items()}
-        w.zones = {k: v[:] for k, v in self.zones.items()}
+        w.zones = self.zones.copy()
         w.loc = self.loc.copy()
         return w
 
@@ -144,7 +184,7 @@ class World:
                 shown[name] = "?" if hide else p.show_field("player", name, value)
             players.append(shown)
         zones, labels = {}, p.zone_labels
-        for key, cards in self.zones.items():
+        for key, cards in self.zones.in_order():
             label = labels.get(key) or p.zone_label(key)
             zones[label] = self.show_zone(key, cards, seat) if cards or seat is not None else []
         boards = {b: {s: {f: p.show_field(b, f, col[s]) for f, col in cols.items()} for s in p.boards[b].spaces}

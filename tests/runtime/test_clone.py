@@ -98,3 +98,30 @@ def test_a_clone_does_not_report_to_the_originals_listener():
     while clone.pending is not None:
         clone.choose_index(ask_agent(agent, clone))
     assert len(heard) == count
+
+
+def test_a_copy_holds_the_zones_with_cards_and_shows_every_zone():
+    """World.zones keeps only zones that held cards (runtime/world.py, Zones): MafiaDollar
+    has a zone per card, 721 in all. Empty ones are made on first use, an unknown key is
+    still an error, and views show every zone in the program's order."""
+    import pickle
+
+    program = load_game(str(ROOT / "games" / "mafia_dollar.game")).program
+    m = Machine(program, 3, RandomChance(1))
+    w = m.w.clone()
+    assert len(w.zones) < 50 < len(w.zones.order) == 721
+    assert all(w.zones.values())  # a copy copies zones that hold cards only
+    labels = [program.zone_label(k) for k in w.zones.order]
+    assert list(w.snapshot()["zones"]) == labels and list(w.snapshot(0)["zones"]) == labels
+    empty = next(k for k in w.zones.order if k not in w.zones)
+    assert w.zones[empty] == [] and empty in w.zones  # made on first use
+    with pytest.raises(KeyError):
+        w.zones[("no such zone", None)]
+    again = pickle.loads(pickle.dumps(w.zones))
+    assert again == w.zones and again.order == w.zones.order and again.in_order() == w.zones.in_order()
+    card = w.zones.filled()[0][1][0]
+    w.put(card, empty)
+    assert (empty, [card]) in w.zones.filled()
+    assert [k for k, _ in w.zones.filled()] == sorted(w.zones.keys() - {k for k, v in w.zones.items() if not v},
+                                                       key=w.zones.order.index)
+    assert m.w.snapshot() != w.snapshot()  # the copy changed alone

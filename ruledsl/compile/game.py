@@ -331,14 +331,15 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
         def draw(vm, env):
             w = vm.w
             a, b = src(w, env), dst(w, env)
-            n = count(w, env) if count else len(w.zone(a))
+            zones = w.zones
+            n = count(w, env) if count else len(zones[a])
             for _ in range(n):
-                if not w.zone(a) and not self.refill(vm, a):
+                if not zones[a] and not self.refill(vm, a):
                     break
                 w.work -= budget.DRAW_COST
                 if w.work < 0:
                     budget.charge(w, 0, span)
-                w.put(w.zone(a)[0], b)
+                w.put(zones[a][0], b)
         self.simple(code, s, draw)
 
     def refill(self, vm, key) -> bool:

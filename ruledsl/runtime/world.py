@@ -153,18 +153,19 @@ class World:
         return self.zones[key]
 
     def put(self, card: int, key, bottom: bool = False):
-        old = self.loc.get(card)
+        zones, loc = self.zones, self.loc
+        old = loc.get(card)
         if old is not None:
-            self.zones[old].remove(card)
-        dest = self.zones[key]
+            zones[old].remove(card)
+        dest = zones[key]
         if bottom:
             dest.append(card)
         else:
             dest.insert(0, card)
-        self.loc[card] = key
-        self.zone_changed(key[0])
-        if old is not None and old[0] != key[0]:
-            self.zone_changed(old[0])
+        loc[card] = key
+        watch = self.program.zones_watched  # as zone_changed, for both zones
+        if watch is None or key[0] in watch or (old is not None and old[0] != key[0] and old[0] in watch):
+            self.version += 1
 
     def zone_changed(self, name: str):
         """Marks the World changed if an end condition reads zone `name` (compile/watch.py)."""

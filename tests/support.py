@@ -67,11 +67,12 @@ def run_text(tmp_path, text: str, players: int = 2, rolls=(), **kw) -> Machine:
     return Machine(load_game(str(path)).program, players, FixedChance(rolls), **kw)
 
 
-def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None):
+def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None, fast=False):
     """Plays a game like `ruledsl play --record` does; returns (machine, transcript text).
 
     `scripts` maps seats of kind "scripted" to their labels; `max_steps` stops the game
-    after that many decisions, as `--max-steps` does.
+    after that many decisions, as `--max-steps` does; `fast` runs whole rules as
+    generators (Machine).
     """
     game = load_game(path)
     kinds = kinds or ["random"] * players
@@ -80,7 +81,7 @@ def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, ma
     out = io.StringIO()
     writer = TranscriptWriter(out)
     writer.header(game, players, seed, kinds)
-    machine = Machine(game.program, players, RandomChance(seed), listener=writer)
+    machine = Machine(game.program, players, RandomChance(seed), listener=writer, fast=fast)
     while machine.pending is not None:
         if max_steps is not None and machine.steps >= max_steps:
             machine.stop_at_limit(f"step limit: {max_steps} decisions")

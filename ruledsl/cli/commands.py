@@ -121,7 +121,8 @@ def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, 
     try:
         writer = TranscriptWriter(out, on_record=lambda r: echo_lines(narrate(r, as_seat)))
         writer.header(game, n, seed, kinds)
-        machine = Machine(game.program, n, RandomChance(seed), listener=writer)
+        fast = not any(getattr(agent, "needs_machine", False) for agent in agents)  # search clones it
+        machine = Machine(game.program, n, RandomChance(seed), listener=writer, fast=fast)
         drive(machine, agents, writer, max_steps)
         writer.result(machine)
     finally:

@@ -40,6 +40,10 @@ class DecisionCompiler(OpEmitter):
         return seat
 
     def s_Choose(self, code, s):
+        self.emit(code, "choose", s.span, self.offer_choice(s))
+
+    def offer_choice(self, s):
+        """`choose(vm, fr)`: offers the items; the one chosen is bound to the variable."""
         elem = elem_of(s.source.note.type)
         if s.where is not None:  # `choose x from S where c` offers [x in S where c]
             offered = ast.Filter(span=s.span, var=s.var, source=s.source, where=s.where)
@@ -80,30 +84,14 @@ class DecisionCompiler(OpEmitter):
             who = seat(w, env)
             return vm.decide(Decision(who, name, labels, values, span, secret, "choose",
                                       sealed_bind(who, values) if secret else bind))
-        self.emit(code, "choose", s.span, choose)
+        return choose
 
     def s_Menu(self, code, s):
-        seat = self.chooser(self.x(s.by), s.span)
-        guards = [self.x(o.guard) if o.guard is not None else None for o in s.options]
-        labels = [o.label for o in s.options]
-        unguarded = all(g is None for g in guards)
-        name, span = s.label or "choice", s.span
         starts = []
 
         def bind(vm, fr, value):
             fr.pc = value
-
-        def menu(vm, fr):
-            w, env = vm.w, fr.env
-            if unguarded:
-                offered_labels, offered_starts = labels, starts  # shared, never changed
-            else:
-                offered = [i for i, g in enumerate(guards) if g is None or g(w, env)]
-                if not offered:
-                    raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
-                offered_labels, offered_starts = [labels[i] for i in offered], [starts[i] for i in offered]
-            return vm.decide(Decision(seat(w, env), name, offered_labels, offered_starts, span, False, "menu", bind))
-        self.emit(code, "menu", s.span, menu)
+        self.emit(code, "menu", s.span, self.offer_menu(s, starts, bind))
         exits = []
         for opt in s.options:
             starts.append(len(code.ops))
@@ -114,21 +102,50 @@ class DecisionCompiler(OpEmitter):
         for ref in exits:
             ref[0] = len(code.ops)
 
-    def s_May(self, code, s):
+    def offer_menu(self, s, values, bind):
+        """`menu(vm, fr)`: offers the options whose guards hold, option i as `values[i]`
+        (filled in later by an op list: where the option's ops start), chosen by `bind`."""
         seat = self.chooser(self.x(s.by), s.span)
-        guard = self.x(s.guard) if s.guard is not None else None
-        label, span = s.label, s.span
+        guards = [self.x(o.guard) if o.guard is not None else None for o in s.options]
+        labels = [o.label for o in s.options]
+        unguarded = all(g is None for g in guards)
+        name, span = s.label or "choice", s.span
+
+        def menu(vm, fr):
+            w, env = vm.w, fr.env
+            if unguarded:
+                offered_labels, offered_values = labels, values  # shared, never changed
+            else:
+                offered = [i for i, g in enumerate(guards) if g is None or g(w, env)]
+                if not offered:
+                    raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
+                offered_labels, offered_values = [labels[i] for i in offered], [values[i] for i in offered]
+            return vm.decide(Decision(seat(w, env), name, offered_labels, offered_values, span, False, "menu", bind))
+        return menu
+
+    def s_May(self, code, s):
         skip = self.target([0])
 
         def bind(vm, fr, value):
             fr.pc = fr.pc + 1 if value else skip[0]
 
+        def passed(vm, fr):
+            fr.pc = skip[0]
+        self.emit(code, "may", s.span, self.offer_may(s, bind, passed))
+        self.block(code, s.body)
+        skip[0] = len(code.ops)
+
+    def offer_may(self, s, bind, passed):
+        """`may(vm, fr)`: offers the option and "pass", chosen by `bind` (True: the option);
+        when its guard fails nothing is offered: `passed` runs and it returns None."""
+        seat = self.chooser(self.x(s.by), s.span)
+        guard = self.x(s.guard) if s.guard is not None else None
+        label, span = s.label, s.span
+
         def may(vm, fr):
             w, env = vm.w, fr.env
             if guard is not None and not guard(w, env):
-                fr.pc = skip[0]
+                passed(vm, fr)
                 return None
             return vm.decide(Decision(seat(w, env), label, [label, "pass"], [True, False], span, False, "may", bind))
-        self.emit(code, "may", s.span, may)
-        self.block(code, s.body)
-        skip[0] = len(code.ops)
+        return may

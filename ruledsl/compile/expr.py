@@ -126,11 +126,7 @@ class ExprCompiler:
         `reference(vm, env)`, which evaluates step by step through checked code, runs
         instead when the fast code fails."""
         gen = _Gen(self)
-        stored = gen.expr(target)
-        check = f"_n = {stored}\n        if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
-                f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
-        body = f"{stored} {op} {gen.expr(value)}\n        {check}"
-        return _build(STORE_TEMPLATE, body, gen, reference, target.span)
+        return _build(STORE_TEMPLATE, stored_text(gen, target, op, value, "\n        "), gen, reference, target.span)
 
     def source(self, e):
         """A function giving a fresh list of the items of a collection or zone."""
@@ -138,6 +134,14 @@ class ExprCompiler:
         if e.note.type.kind == "zone":
             return lambda w, env: list(w.zones[f(w, env)])
         return f
+
+
+def stored_text(gen, target, op, value, newline: str) -> str:
+    """The statements of a store's fast code (`newline` indents them), by `gen`."""
+    stored = gen.expr(target)
+    check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
+            f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
+    return f"{stored} {op} {gen.expr(value)}{newline}{check}"
 
 
 def _build(template, body, gen, checked, span):

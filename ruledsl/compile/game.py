@@ -18,6 +18,7 @@ from .inline import InlineCompiler
 from .inplace import GameOver
 from .telling import TellingCompiler
 from .watch import ends_read, zones_watched
+from .whole import whole_rules
 
 
 def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True, watch: bool = True) -> Program:
@@ -52,6 +53,8 @@ def _compile_game(model, path, sources, fuse, watch) -> Program:
     for (kind, board), trig in model.triggers.items():
         prog.triggers[(kind, board)] = sc.code(f"on {kind} {board}", trig, trig.body)
     prog.rules.update(sc.rule_codes())
+    if fuse:  # the rules' generators are made when a fast Machine first runs the game
+        prog.make_whole = lambda: whole_rules(sc, prog, model)
     for end in model.ends:
         prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span,
                                end.draw))
@@ -252,6 +255,11 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
         self.simple(code, s, roll)
 
     def s_Assign(self, code, s):
+        self.simple(code, s, self.x.store(s.target, s.op, s.value, self.assign_reference(s)))
+
+    def assign_reference(self, s):
+        """`assign(vm, env)`: the assignment evaluated step by step through checked code,
+        for its precise error, where its generated code failed."""
         value = self.x(s.value)
         setter = self.setter(s.target)
         getter = self.x(s.target) if s.op != "=" else None
@@ -263,7 +271,7 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
             if sign:
                 v = getter(w, env) + sign * v
             setter(w, env, budget.number(v, s.value.span))
-        self.simple(code, s, self.x.store(s.target, s.op, s.value, assign))
+        return assign
 
     def setter(self, target):
         """A closure (w, env, value) that stores into a local, shared or entity field."""
@@ -299,18 +307,26 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
     def emit_call(self, code, s, call_expr, result=None):
         """A rule call; with `result`, the caller's local of that name takes what the rule
         gives (none until it returns a value)."""
-        rule, args, rules = call_expr.name, self.arguments(call_expr, s.span), self.p.rules
         nxt = self.next_pc(code)  # where the rule returns to
+        push = self.frame_call(s, call_expr, result)
+        self.emit(code, "call", s.span, lambda vm, fr: push(vm, fr, nxt))
+
+    def frame_call(self, s, call_expr, result=None):
+        """`push(vm, fr, back)`: the arguments evaluated, then the caller's pc set to
+        `back[0]` (where the rule returns to in an op list; None: a generated rule, whole.py)
+        and a frame pushed for the rule called."""
+        rule, args, rules = call_expr.name, self.arguments(call_expr, s.span), self.p.rules
         inlined = len(self.inlining)
         self.framed.append(rule)
 
-        def call(vm, fr):
+        def push(vm, fr, back=None):
             env = args(vm.w, fr.env)
             if result is not None:
                 fr.env[result] = None
-            fr.pc = nxt[0]
+            if back is not None:
+                fr.pc = back[0]
             return vm.call(rules[rule], env, result, inlined)
-        self.emit(code, "call", s.span, call)
+        return push
 
     def s_MoveCard(self, code, s):
         card, dest, bottom, span = self.x(s.card), self.x(s.dest), s.bottom, s.span

@@ -126,12 +126,15 @@ class _Stretch:
         """A straight statement: a call of its effect."""
         pad = "    " * depth
         lines.append(f"{pad}_at = {self.at(s.span)}")
-        lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
+        self.effect(lines, s, pad)
         if self.e.changes_world(s):
             if mark:
                 lines.append(f"{pad}w.version += 1")
             else:
                 self.changes = True
+
+    def effect(self, lines, s, pad):
+        lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
 
     def tick(self, lines, k, depth):
         """One unit of work, charged against the step's budget (budget.charge)."""
@@ -177,8 +180,9 @@ class _Stretch:
         self.tick(lines, k, depth + 1)
         lines.append(f"{inner}env[{var}] = {item}")
         lines.append(self.block(s.body, depth + 1, True))
-        if turns:
-            self.turn_boundary(lines, k, depth)
+        if turns:  # after the last turn, unless a `break` (in a whole rule, whole.py) left the loop
+            lines.append(f"{pad}else:")
+            self.turn_boundary(lines, k, depth + 1)
 
     def turn_boundary(self, lines, k, depth):
         """The end conditions are looked at; the game may end here (GameOver)."""

@@ -42,10 +42,14 @@ def limit_reason(max_steps: int) -> str:
 
 def playout(program, players: int, seed: int, max_steps: int | None = None, agents: tuple = ()):
     """One game with random agents, or those `agents` specs name (`SEAT=KIND`, made
-    afresh for the game's seed); returns (Result, steps)."""
-    machine = Machine(program, players, RandomChance(seed))
+    afresh for the game's seed); returns (Result, steps). The Machine is a fast one
+    (whole rules as generators, compile/whole.py) unless an agent is handed the Machine,
+    e.g. to search on clones of it."""
     if agents:
-        return play_with(machine, seat_agents(agents, players, seed)[0], max_steps)
+        seated = seat_agents(agents, players, seed)[0]
+        fast = not any(getattr(agent, "needs_machine", False) for agent in seated)
+        return play_with(Machine(program, players, RandomChance(seed), fast=fast), seated, max_steps)
+    machine = Machine(program, players, RandomChance(seed), fast=True)
     agents = [RandomAgent(seat, seed) for seat in range(players)]
     while machine.pending is not None:
         if max_steps is not None and machine.steps >= max_steps:

@@ -41,7 +41,7 @@ def play_transcript(game, players: int, seed: int, max_steps: int | None) -> str
     out = io.StringIO()
     writer = TranscriptWriter(out, digests=False)
     writer.header(game, players, seed, ["random"] * players)
-    machine = Machine(game.program, players, RandomChance(seed), listener=writer)
+    machine = Machine(game.program, players, RandomChance(seed), listener=writer, fast=True)
     agents = [RandomAgent(seat, seed) for seat in range(players)]
     while machine.pending is not None:
         if max_steps is not None and machine.steps >= max_steps:

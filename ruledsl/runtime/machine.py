@@ -27,6 +27,8 @@ class Frame(msgspec.Struct):
     result: str | None = None  # the caller's local that takes what this rule gives (`let x = r(...)`)
     sealed: dict | None = None  # local -> (seat, the options) of a `choose secret` that bound it
     depth: int = 1  # how deep the rules called each other to reach this frame, calls run in place included
+    it: object = None  # in a fast Machine: the rule's generator under way (compile/whole.py), else None
+    got: object = None  # the option of the last menu or may a generator offered (whole._got)
 
     def copy(self) -> "Frame":
         """A copy for a cloned game: locals copied as copy_value says."""
@@ -114,7 +116,10 @@ def copy_value(value):
 
 
 class Machine:
-    def __init__(self, program, n_players: int, chance, listener=None, max_ops: int = DEFAULT_MAX_OPS):
+    def __init__(self, program, n_players: int, chance, listener=None, max_ops: int = DEFAULT_MAX_OPS,
+                 fast: bool = False):
+        """With `fast`, each rule that has a generator (compile/whole.py) runs as one, a
+        whole rule at a time; such a game can't be cloned while a rule is under way."""
         if not program.min_players <= n_players <= program.max_players:
             raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
                              f"not {n_players}")
@@ -128,6 +133,9 @@ class Machine:
         self.steps = 0
         self.ops = 0
         self.max_ops = max_ops
+        self.fast = fast
+        if fast and program.make_whole is not None:
+            program.make_whole()
         self.spent = 0  # work units spent by the steps so far (budget.py), against GAME_WORK
         self.ends_false_at = -1  # the World version at which every end condition was false
         attach = getattr(chance, "attach", None)
@@ -198,6 +206,20 @@ class Machine:
                     self.finish("the flow of play ended")
                     return
                 fr = frames[-1]
+                it = fr.it
+                if it is None and self.fast and fr.pc == 0 and fr.code.whole is not None:
+                    it = fr.it = fr.code.whole(self, fr)
+                if it is not None:  # a whole rule: it goes on to its next decision, call or end
+                    count += 1
+                    if next(it, None) is None:
+                        frames.pop()
+                    elif frames[-1] is fr:
+                        return  # a decision is pending, or the game is over
+                    if count > 4096:  # the step limit and the work budget are looked at in batches
+                        over, count = self.batch(count, fr.code.span), 0
+                        if over:
+                            return
+                    continue
                 ops = fr.code.ops
                 n = len(ops)
                 while fr.pc < n:
@@ -206,12 +228,9 @@ class Machine:
                         if frames[-1] is not fr:
                             break  # the op called a rule (it returned PUSHED)
                         return  # a decision is pending, or the game is over
-                    if count > 4096:  # the step limit and the work budget are looked at in batches
-                        self.ops += count
-                        charge(self.w, count, fr.code.spans[min(fr.pc, len(fr.code.spans) - 1)])
-                        count = 0
-                        if self.ops > self.max_ops:
-                            self.finish("step limit: too many rule steps", by_rule=False)
+                    if count > 4096:
+                        over, count = self.batch(count, fr.code.spans[min(fr.pc, len(fr.code.spans) - 1)]), 0
+                        if over:
                             return
                 else:
                     frames.pop()
@@ -224,6 +243,16 @@ class Machine:
         finally:
             self.ops += count
             self.spent += STEP_WORK - self.w.work + count  # the ops of the last batch count too
+
+    def batch(self, count, span) -> bool:
+        """Charges a batch of `count` ops (or resumptions of whole rules) to the step's work
+        budget; past the game's step limit, ends the game and says so."""
+        self.ops += count
+        charge(self.w, count, span)
+        if self.ops > self.max_ops:
+            self.finish("step limit: too many rule steps", by_rule=False)
+            return True
+        return False
 
     def decide(self, decision: Decision):
         """Called by a decision op: first the end conditions, then a pause."""
@@ -281,6 +310,9 @@ class Machine:
         from that instead. The copy reports to `listener` (none by
         default), never to this machine's listener. The pending decision and the result
         are shared: nothing changes them once made."""
+        if any(f.it is not None for f in self.frames):
+            raise RuntimeError("a fast Machine can't be cloned while a rule runs as a generator: "
+                               "make it with fast=False to clone it")
         other = object.__new__(self.__class__)  # not copy.copy: search and the OpenSpiel adapter clone at every step
         other.__dict__.update(self.__dict__)
         other.w = self.w.clone()
@@ -319,5 +351,8 @@ class Machine:
             winners = []
         self.pending = None
         self.result = Result(reason, winners, ranking, scores, by_rule, draw)  # by position: once a game
+        if self.fast:
+            for f in self.frames:  # a generator refers to its Machine: free both without the cyclic GC
+                f.it = None
         if self.listening:
             self.emit("end", reason=reason, winners=winners)

@@ -36,6 +36,7 @@ class Code(msgspec.Struct):
     ops: list = msgspec.field(default_factory=list)
     spans: list = msgspec.field(default_factory=list)
     kinds: list = msgspec.field(default_factory=list)
+    whole: object = None  # the rule as one generator function (compile/whole.py), for fast Machines
 
 
 class Track(msgspec.Struct, frozen=True):
@@ -108,6 +109,7 @@ class Program(msgspec.Struct):
     tallied: dict = msgspec.field(default_factory=dict)  # (board, field) -> its groupings: a fixed attribute, or None (tally)
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
+    make_whole: object = None  # gives the rules their generators (compile/whole.py), at a first fast Machine
 
     # ------------------------------------------------------------ world set-up
     def zone_keys(self, zone: ast.Zone, n: int) -> list:

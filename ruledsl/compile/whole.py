@@ -1,0 +1,326 @@
+"""Compile stage: a whole rule as one generated Python generator (a Machine's fast mode).
+
+A rule's op list (ops.py) is what every Machine can run, copy and trace: its state is
+(rule, pc, locals), so a game in progress can be cloned at any decision. A Machine made
+with `fast=True` runs instead, where it can, each rule as one generated generator that
+holds the whole body as Python: its ifs, loops and menus are Python's own, a decision is
+a `yield` (the Machine returns to its caller with the decision pending, and goes on with
+`next` once the choice is bound), and so is a call of a rule with a frame of its own
+(the Machine runs that frame, then goes on here). Nothing is dispatched between the
+statements of a rule, and no loop keeps its state in the locals.
+
+It is made from the same parts as the op list: each straight statement is a call of the
+effect its `s_K` compiler makes (as in a stretch, inplace.py, which this extends), each
+decision the op its compiler makes (`offer_K`), each call compiled in place, framed or
+run as a straight rule's stretch exactly where the op list does. So it plays the same
+games: the same statements run in the same order on the same values, the end conditions
+are looked at at the same turn boundaries and decisions, and a failure names the same
+statement. Only the unit of the step limit differs (ops there, loop turns and resumptions
+here). A Python generator can't be copied: a fast Machine with a rule under way refuses
+`clone()` (Machine.clone); search agents, the OpenSpiel adapter and the API run op lists.
+
+A rule whose body has a statement made only of ops of its own (a walk with `on pass` or
+`on land` triggers, or a walk on a graph board, which may stop for a choice of way) has
+no generator: its frames run its op list, in a fast Machine too.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .. import budget, cache
+from ..errors import GameRuntimeError
+from ..runtime.machine import MAX_DEPTH
+from ..syntax import ast
+from .expr import FAILURES, _Checked, _Gen, stored_text
+from .inline import Bind, Enter, _Inlined, bound_names, renamed
+from .inplace import _Stretch
+
+WHOLE_TEMPLATE = """\
+def _whole(vm, fr):
+    env = fr.env
+    w = vm.w
+    _at = 0
+    try:
+{body}
+    except _FAILED as err:
+        raise _failed(_spans[_at], err) from None
+    except RecursionError:
+        raise _deep(_spans[_at]) from None
+    except _Over:
+        return
+"""
+
+
+class _Unsupported(Exception):
+    """A statement only an op list runs: the rule keeps its op list alone."""
+
+
+class _Returned(Exception):
+    """A `return` of a rule compiled in place: on after the call."""
+
+
+def _deep(span) -> GameRuntimeError:
+    return GameRuntimeError(span, "R004", "defs call each other too deep")
+
+
+def whole_rules(emitter, program, model):
+    """Gives each rule of `program` its generator where it has one (Program.make_whole:
+    made on first use, so that checking a game costs nothing more)."""
+    for name, code in program.rules.items():
+        code.whole = whole_rule(emitter, code, model.rules[name].body)
+    program.make_whole = None
+
+
+def whole_rule(emitter, code, body):
+    """The generator function `whole(vm, fr)` of a rule's body, or None when the body has
+    a statement only ops run, or nests too deeply for Python (its 20 nested loops and
+    tries, its 100 levels of indentation)."""
+    emitter.sites = itertools.count(1)  # calls compiled in place are numbered as in the op list
+    gen = _Whole(emitter, code)
+    try:
+        text = WHOLE_TEMPLATE.format(body=gen.block(body, 2))
+        if not gen.pauses_in_loops:
+            return None  # its op list runs as fast: see _Whole.pause
+        compiled = cache.compiled(text, f"<ruledsl rule at {code.span.where()}>", emitter.p.path)
+    except (_Unsupported, SyntaxError, RecursionError, MemoryError):
+        return None
+    gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned, _WORK=budget.WorkLimit, _XFAIL=FAILURES)
+    exec(compiled, gen.ns)
+    return gen.ns["_whole"]
+
+
+class _Whole(_Stretch):
+    """Generates the text of one rule's generator: the statements a stretch runs as it
+    does, and here the others: decisions, calls with frames or in place, returns, breaks
+    and endless loops."""
+
+    def block(self, stmts, depth, mark=True) -> str:
+        lines: list = []
+        for s in stmts:
+            name = type(s).__name__
+            if self.e.is_simple(s):
+                gen = getattr(self, "g_" + name, None)  # a compound statement, or a straight rule's call
+                if gen is None:
+                    self.leaf(lines, s, depth, True)
+                    continue
+            else:
+                gen = getattr(self, "w_" + name, None) or (getattr(self, "g_" + name) if s.compound else None)
+                if gen is None:
+                    raise _Unsupported(name)
+            gen(lines, s, depth)
+        return "\n".join(lines) if lines else "    " * depth + "pass"
+
+    loops = 0  # the loops around the statement being generated
+    pauses_in_loops = 0  # the yields made inside a loop
+
+    def pause(self, lines, pad):
+        """Hands the Machine a decision or a pushed frame; the World is read again after.
+        A rule whose pauses are all outside loops runs each statement at most once a call,
+        and its op list's dispatch costs about what making a generator does (Kuhn poker
+        measured 0.94x as generators): such a rule gets none."""
+        self.pauses_in_loops += self.loops > 0
+        lines += [f"{pad}yield True", f"{pad}w = vm.w"]
+
+    # ------------------------------------------------------------ statements as text
+    def effect(self, lines, s, pad):
+        """Lets, parameters bound, assignments and the depth check of a call in place are
+        written here as the text of their generated code, not called (the same text and
+        the same fallback as their own functions: a failing fast expression hands over to
+        its checked version, a failing store to the reference assignment)."""
+        text = getattr(self, "t_" + type(s).__name__, None)
+        if text is None:
+            super().effect(lines, s, pad)
+        else:
+            lines.extend(pad + line for line in text(s))
+
+    def text_gen(self) -> _Gen:
+        """An expression generator whose values go to this rule's namespace."""
+        gen = _Gen(self.e.x)
+        gen.consts = self.ns
+        return gen
+
+    def evaluated(self, e) -> list:
+        """`_val = e`, as an expression's function evaluates it (expr.TEMPLATE)."""
+        return ["try:", f"    _val = {self.text_gen().expr(e)}", "except _WORK:", "    raise", "except _XFAIL:",
+                f"    _val = {self.const(_Checked(self.e.x, e))}(w, env)"]
+
+    def t_Let(self, s):
+        number, span = self.const(budget.number), self.const(s.span)
+        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val",
+                f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",
+                f"    {number}(_val, {span})"]
+
+    def t_Bind(self, s):
+        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
+
+    def t_Assign(self, s):
+        body = stored_text(self.text_gen(), s.target, s.op, s.value, "\n    ").split("\n")
+        reference = self.const(self.e.assign_reference(s))
+        return ["try:", f"    {body[0]}", *body[1:], "except _WORK:", "    raise", "except _XFAIL:",
+                f"    {reference}(vm, env)"]
+
+    def t_Enter(self, s):
+        """The depth limit (R004): past it, the statement's own effect raises the error."""
+        return [f"if fr.depth > {MAX_DEPTH - s.level}:", f"    {self.const(self.e.leaf(self.code, s))}(vm, env)"]
+
+    # ------------------------------------------------------------ decisions
+    def w_Choose(self, lines, s, depth):
+        pad = "    " * depth
+        offer = self.const(self.e.offer_choice(s))
+        lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{offer}(vm, fr)"]
+        self.pause(lines, pad)
+
+    def w_Menu(self, lines, s, depth):
+        """The options as the branches of an if, on the index `_got` binds."""
+        pad = "    " * depth
+        offer = self.const(self.e.offer_menu(s, list(range(len(s.options))), _got))
+        lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{offer}(vm, fr)"]
+        self.pause(lines, pad)
+        lines.append(f"{pad}_o = fr.got")
+        for i, opt in enumerate(s.options):
+            lines.append(f"{pad}{'if' if i == 0 else 'elif'} _o == {i}:")
+            lines.append(self.block(opt.body, depth + 1))
+
+    def w_May(self, lines, s, depth):
+        pad = "    " * depth
+        offer = self.const(self.e.offer_may(s, _got, _passed))
+        lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}if {offer}(vm, fr):"]
+        self.pause(lines, pad + "    ")
+        lines += [f"{pad}if fr.got:", self.block(s.body, depth + 1)]
+
+    # ------------------------------------------------------------ calls and returns
+    def w_CallStmt(self, lines, s, depth):
+        self.call(lines, s, s.call, None, depth)
+
+    def w_Let(self, lines, s, depth):
+        if not self.e.m.calls_rule(s.value):
+            raise _Unsupported("Let")  # a straight let is simple: never here
+        self.call(lines, s, s.value, s.name, depth)
+
+    def call(self, lines, s, call, result, depth):
+        """A call of a rule that is not straight: in place where the op list compiles it in
+        place, else a frame pushed."""
+        if self.e.inlines(call.name):
+            self.inline(lines, s, call, result, depth)
+            return
+        if call.name not in self.e.p.rules:
+            raise _Unsupported("a call of a rule with no op list")  # the op list compiled it in place
+        pad = "    " * depth
+        push = self.const(self.e.frame_call(s, call, result))
+        lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{push}(vm, fr)"]
+        self.pause(lines, pad)
+
+    def inline(self, lines, s, call, result, depth):
+        """As InlineCompiler.inline: the rule's body here, its locals renamed, its
+        parameters bound in order; a `return` raises _Returned, caught after the body."""
+        e = self.e
+        rule = e.m.rules[call.name]
+        suffix = f"·{next(e.sites)}"
+        names = e.locals_of.get(call.name)
+        if names is None:
+            names = e.locals_of[call.name] = bound_names(rule)
+        enter = Enter(span=s.span, rule=call.name, level=len(e.inlining) + 1)
+        binds = [Bind(span=s.span, name=p.name + suffix, value=arg) for p, arg in zip(rule.params, call.args)]
+        if result is not None:
+            binds.append(Bind(span=s.span, name=result, value=ast.NoneLit(span=s.span)))
+        e.inlining.append(_Inlined(result, len(e.loop_exits)))
+        try:
+            body = [*binds, enter, *renamed(rule.body, names, suffix)]
+            if not any(isinstance(t, ast.Return) for t in _statements(rule.body)):
+                lines.append(self.block(body, depth))
+                return
+            pad = "    " * depth
+            lines += [f"{pad}try:", self.block(body, depth + 1), f"{pad}except _Returned:", f"{pad}    pass"]
+        finally:
+            e.inlining.pop()
+
+    def w_Return(self, lines, s, depth):
+        pad = "    " * depth
+        e = self.e
+        if e.inlining:
+            here = e.inlining[-1]
+            if s.value is not None and e.m.calls_rule(s.value):
+                self.call(lines, s, s.value, here.result, depth)
+            elif s.value is not None and here.result is not None:
+                value = self.const(e.x(s.value))
+                lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}env[{here.result!r}] = {value}(w, env)"]
+            lines.append(f"{pad}raise _Returned")
+            return
+        if s.value is not None and e.m.calls_rule(s.value):
+            from .game import RETURNED
+            self.call(lines, s, s.value, RETURNED, depth)
+            value = f"env[{RETURNED!r}]"
+        else:
+            value = f"{self.const(e.x(s.value))}(w, env)" if s.value is not None else None
+        lines.append(f"{pad}_at = {self.at(s.span)}")
+        if value is not None:
+            lines += [f"{pad}if fr.result is not None:", f"{pad}    vm.frames[-2].env[fr.result] = {value}"]
+        lines.append(f"{pad}return")
+
+    def looping(self, gen, lines, s, depth):
+        self.loops += 1
+        try:
+            gen(lines, s, depth)
+        finally:
+            self.loops -= 1
+
+    def g_For(self, lines, s, depth):
+        self.looping(super().g_For, lines, s, depth)
+
+    def g_While(self, lines, s, depth):
+        self.looping(self.while_loop, lines, s, depth)
+
+    def while_loop(self, lines, s, depth):
+        pad, inner = "    " * depth, "    " * (depth + 1)
+        k = self.at(s.span)
+        lines += [f"{pad}while True:", f"{inner}_at = {k}", *(inner + line for line in self.evaluated(s.cond)),
+                  f"{inner}if not _val:", f"{inner}    break"]
+        self.tick(lines, k, depth + 1)
+        lines.append(self.block(s.body, depth + 1))
+
+    def g_If(self, lines, s, depth):
+        """Each condition is evaluated as text (`elif` becomes `else: if`, to do so)."""
+        self.branches(lines, s.branches, s.other, depth)
+
+    def branches(self, lines, branches, other, depth):
+        pad = "    " * depth
+        (cond, body), rest = branches[0], branches[1:]
+        lines.append(f"{pad}_at = {self.at(cond.span)}")
+        lines += [pad + line for line in self.evaluated(cond)]
+        lines += [f"{pad}if _val:", self.block(body, depth + 1)]
+        if rest:
+            lines.append(f"{pad}else:")
+            self.branches(lines, rest, other, depth + 1)
+        elif other is not None:
+            lines += [f"{pad}else:", self.block(other, depth + 1)]
+
+    def g_Repeat(self, lines, s, depth):
+        self.looping(super().g_Repeat, lines, s, depth)
+
+    def w_Break(self, lines, s, depth):
+        lines.append(f"{'    ' * depth}break")
+
+    def w_Loop(self, lines, s, depth):
+        self.looping(self.endless, lines, s, depth)
+
+    def endless(self, lines, s, depth):
+        pad = "    " * depth
+        k = self.at(s.span)
+        lines += [f"{pad}while True:", f"{pad}    _at = {k}"]
+        self.tick(lines, k, depth + 1)
+        lines.append(self.block(s.body, depth + 1))
+
+
+def _got(vm, fr, value):
+    """The binding of a menu's or a may's choice in a generated rule: the generator reads it."""
+    fr.got = value
+
+
+def _passed(vm, fr):
+    """A may whose guard fails offers nothing: its generator skips the body."""
+    fr.got = False
+
+
+def _statements(body):
+    from .ops import statements
+    return statements(body)

@@ -1,0 +1,253 @@
+"""Whole rules as generators (compile/whole.py): a fast Machine plays every game as its
+op lists do. Each game is played both ways with the same seed and agents, and the two
+transcripts (every decision, chance outcome, say and reveal, the World's digest after
+each step, the result) must be the same text; small games pin down the statements a
+generator runs differently from ops (break, return, menus, may, failures, depth)."""
+from __future__ import annotations
+
+import pytest
+
+from ruledsl.errors import GameRuntimeError
+from ruledsl.pipeline import load_game
+from ruledsl.runtime.machine import Machine, RandomChance
+from support import ROOT, FixedChance, record_game
+
+GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
+FAST_SEEDS = range(2)  # the fast subset; the slow test plays more
+SLOW_SEEDS = range(2, 12)
+
+
+def players_of(path):
+    return max(2, load_game(str(ROOT / path)).program.min_players)
+
+
+def same_games(path, seeds, players=None):
+    players = players or players_of(path)
+    for seed in seeds:
+        m_ops, ops = record_game(str(ROOT / path), players, seed, max_steps=3000)
+        m_fast, fast = record_game(str(ROOT / path), players, seed, max_steps=3000, fast=True)
+        assert fast == ops, f"{path} seed {seed}: the fast Machine played another game"
+        assert m_fast.steps == m_ops.steps
+
+
+@pytest.mark.parametrize("path", GAME_FILES)
+def test_every_game_plays_the_same_as_whole_rules(path):
+    same_games(path, FAST_SEEDS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [p for p in GAME_FILES if "/" not in p.removeprefix("games/")])
+@pytest.mark.parametrize("players", [3, 4])
+def test_more_games_and_player_counts_play_the_same(path, players):
+    program = load_game(str(ROOT / path)).program
+    if not program.min_players <= players <= program.max_players:
+        pytest.skip(f"{path} takes {program.min_players}..{program.max_players} players")
+    same_games(path, SLOW_SEEDS, players)
+
+
+def test_the_shipped_games_have_generators_where_a_decision_is_in_a_loop():
+    program = load_game(str(ROOT / "games/mafialand.game")).program
+    assert program.rules["flow"].whole is None and program.make_whole is not None  # made on first use only
+    Machine(program, 3, RandomChance(1), fast=True)
+    assert program.make_whole is None
+    assert program.rules["flow"].whole is not None  # `loop { for p in players { play_turn(p) } }`
+    kuhn = load_game(str(ROOT / "examples/kuhn_poker.game")).program
+    Machine(kuhn, 2, RandomChance(1), fast=True)
+    assert kuhn.rules["flow"].whole is None  # nested menus, no loop: its op list runs as fast
+
+
+# ---------------------------------------------------------------- small games, both ways
+def both(tmp_path, text, choices=(), rolls=(), players=2):
+    """The game `text` played with `choices` (labels) by an op-list Machine and a fast one:
+    (fast machine, what it said, the decisions it asked), after checking that the op-list
+    one said, asked and holds the same."""
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    program = load_game(str(path)).program
+    out = []
+    for fast in (False, True):
+        heard: list = []
+        listener = lambda kind, data: heard.append((kind, data.get("text"), data.get("reason")))  # noqa: E731
+        m = Machine(program, players, FixedChance(rolls), listener=listener, fast=fast)
+        asked = []
+        for label in choices:
+            asked.append(m.pending.name)
+            assert m.choose(label) is None, label
+        out.append((m, heard, asked))
+    (ops, heard_ops, asked_ops), (fast, heard, asked) = out
+    assert (heard, asked) == (heard_ops, asked_ops)
+    assert fast.w.digest() == ops.w.digest() and fast.steps == ops.steps
+    assert (fast.result is None) == (ops.result is None)
+    if fast.result is not None:
+        assert fast.result == ops.result
+    else:
+        assert (fast.pending.name, fast.pending.labels) == (ops.pending.name, ops.pending.labels)
+    return fast, [t for k, t, _ in heard if k == "say"], asked
+
+
+def test_a_break_leaves_a_loop_over_players_with_no_turn_boundary(tmp_path):
+    """After a `break`, the end conditions are not looked at as after a loop's last turn:
+    `flag` is put back before the next decision, so the game goes on."""
+    text = """shared { flag: int = 0 }
+end when flagged "flagged": flag == 1
+rule flow() {
+  loop {
+    for p in players {
+      choose x from 1..2 by p
+      if x == 2 { flag = 1  break }
+    }
+    flag = 0
+    choose y from 1..2 by seat(0)
+    if y == 2 { end "done" }
+  }
+}
+"""
+    m, _, asked = both(tmp_path, text, ["2", "1", "1", "1", "2"])
+    assert asked == ["x", "y", "x", "x", "y"] and m.result.reason == "done"
+
+
+def test_a_return_from_loops_in_a_rule_compiled_in_place_gives_its_value(tmp_path):
+    text = """shared { total: int = 0 }
+rule flow() {
+  let x = 7
+  let got = pick(x, 3)
+  say "got {got}, x is still {x}"
+  choose again from 1..2 by seat(1)
+  total = got + again
+}
+rule pick(x: int, stop: int) -> int {
+  for i in 1..5 {
+    repeat 2 {
+      choose pick from 1..3 by seat(0)
+      if i == stop { return x + pick }
+    }
+  }
+  return 0
+}
+"""
+    m, said, asked = both(tmp_path, text, ["1", "1", "2", "2", "3", "2"])
+    assert asked == ["pick"] * 5 + ["again"]
+    assert said == ["got 10, x is still 7"] and m.w.shared["total"] == 12 and m.result is not None
+
+
+def test_returns_from_rules_with_frames_of_their_own(tmp_path):
+    """A rule called from two places has a frame; it gives its value to the caller."""
+    text = """shared { total: int = 0 }
+rule flow() {
+  loop {
+    let a = twice()
+    let b = twice()
+    total += a + b
+    if total > 6 { end "enough" }
+  }
+}
+rule twice() -> int {
+  choose n from 1..3 by seat(0)
+  if n == 3 { return twice() }
+  return n * 2
+}
+"""
+    m, _, asked = both(tmp_path, text, ["1", "3", "2", "1", "1"])  # 2 + (3: again, 2 -> 4), then 2 + 2
+    assert asked == ["n"] * 5 and m.w.shared["total"] == 10 and m.result.reason == "enough"
+
+
+def test_menus_and_mays_take_the_option_chosen_and_skip_a_may_whose_guard_fails(tmp_path):
+    """A may with a failing guard offers nothing and skips its body, also right after a
+    may that was taken (what a generator read of the last choice must not leak)."""
+    text = """shared { log: int = 0  open: int = 0 }
+rule flow() {
+  repeat 3 {
+    may seat(0) "open" { open = 1 }
+    may seat(1) "shout" if open == 0 { log += 100 }
+    choose by seat(0) as "what" {
+      option "add" { log += 1 }
+      option "double" if log > 0 { log = log * 2 }
+      option "stop" { end "stopped" }
+    }
+  }
+}
+"""
+    m, _, asked = both(tmp_path, text, ["pass", "shout", "add", "open", "double", "pass", "stop"])
+    assert asked == ["open", "shout", "what", "open", "what", "open", "what"]
+    assert m.w.shared["log"] == 202 and m.result.reason == "stopped"
+
+
+def test_a_failure_names_the_same_statement_and_code(tmp_path):
+    text = """shared { z: int = 0 }
+rule flow() {
+  loop {
+    choose k from 1..2 by seat(0)
+    let q = k / z
+  }
+}
+"""
+    errors = []
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    program = load_game(str(path)).program
+    for fast in (False, True):
+        m = Machine(program, 2, FixedChance(), fast=fast)
+        with pytest.raises(GameRuntimeError) as err:
+            m.choose("1")
+        d = err.value.diagnostic
+        errors.append((d.code, d.span.line, d.span.col))
+    assert errors[0] == errors[1] == ("R003", 6, 13)
+
+
+def test_rules_calling_each_other_too_deep_fail_after_as_many_decisions(tmp_path):
+    text = """rule flow() { loop { deeper() } }
+rule deeper() {
+  choose k from 1..2 by seat(0)
+  if k == 2 { deeper() }
+  deeper()
+}
+"""
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    program = load_game(str(path)).program
+    steps = []
+    for fast in (False, True):
+        m = Machine(program, 2, FixedChance(), fast=fast)
+        with pytest.raises(GameRuntimeError) as err:
+            while True:
+                m.choose("2")
+        assert err.value.diagnostic.code == "R004"
+        steps.append(m.steps)
+    assert steps[0] == steps[1] > 150
+
+
+def test_a_rule_whose_walk_runs_triggers_keeps_its_op_list(tmp_path):
+    text = """board track(n: int) loop {
+  space a 1
+  space b 2
+  space c 3
+}
+player { at: track = a  passed: int = 0 }
+on pass track(s: track, q: player) { q.passed += 1 }
+rule flow() {
+  loop {
+    for p in players {
+      choose k from 1..2 by p
+      move p.at by k steps forward
+      if p.passed >= 2 { end "round" winner p }
+    }
+  }
+}
+"""
+    m, _, _ = both(tmp_path, text, ["2", "1", "2"])
+    assert m.program.rules["flow"].whole is None  # walks one space at a time, calling the trigger
+    assert m.result.reason == "round" and m.result.winners == [0]
+
+
+def test_a_fast_machine_under_way_is_not_cloned_but_an_ended_one_is(tmp_path):
+    text = "rule flow() { loop { choose k from 1..2 by seat(0)  if k == 2 { end \"done\" } } }\n"
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    program = load_game(str(path)).program
+    m = Machine(program, 2, FixedChance(), fast=True)
+    with pytest.raises(RuntimeError, match="fast=False"):
+        m.clone()
+    m.choose("2")
+    assert m.clone().result == m.result  # its generators are gone with the game
+    slow = Machine(program, 2, FixedChance())
+    assert slow.clone().pending.name == "k"

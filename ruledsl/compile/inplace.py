@@ -24,6 +24,8 @@ from __future__ import annotations
 from .. import budget, cache
 from ..check.types import PLAYER
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
+from ..runtime.machine import MAX_DEPTH
+from .expr import FAILURES, _Checked, _Gen, stored_text
 
 MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)
 
@@ -68,16 +70,31 @@ def _failed(span, err) -> GameRuntimeError:
 
 def stretch_op(emitter, code, stmts, next_pc):
     """`op(vm, fr)`: the stretch, then on to `next_pc[0]` (a cell: it may be patched)."""
-    gen = _Stretch(emitter, code)
-    body = gen.block(stmts, 2, mark=any(emitter.checks_ends(s) for s in stmts))
-    mark = "    w.version += 1\n" if gen.changes else ""  # the stretch's top level changed the World
-    return gen.build(OP_TEMPLATE.format(body=body, mark=mark), "_op", stmts[0].span, _next=next_pc)
+    def make(gen):
+        body = gen.block(stmts, 2, mark=any(emitter.checks_ends(s) for s in stmts))
+        mark = "    w.version += 1\n" if gen.changes else ""  # the stretch's top level changed the World
+        return gen.build(OP_TEMPLATE.format(body=body, mark=mark), "_op", stmts[0].span, _next=next_pc)
+    return _made(emitter, code, make)
 
 
 def stretch_run(emitter, code, stmts, span):
     """`run(vm, env)`: the stretch of a straight rule's body, marking as it goes."""
-    gen = _Stretch(emitter, code)
-    return gen.build(RUN_TEMPLATE.format(body=gen.block(stmts, 2, mark=True)), "_run", span)
+    return _made(emitter, code, lambda gen: gen.build(RUN_TEMPLATE.format(body=gen.block(stmts, 2, mark=True)),
+                                                      "_run", span))
+
+
+def _made(emitter, code, make):
+    """A stretch made by `make(gen)` with its statements written as text where they can be;
+    where that text nests too deeply for Python, made again of calls of the statements'
+    own functions (which then name an expression too deep for Python, E403)."""
+    try:
+        return make(_Stretch(emitter, code))
+    except _TooDeep:
+        return make(_Stretch(emitter, code, as_text=False))
+
+
+class _TooDeep(Exception):
+    """Python could not compile a stretch written as text."""
 
 
 class _Stretch:
@@ -85,10 +102,11 @@ class _Stretch:
     right after each statement that changes it; one made without (an op's top level with
     no turn boundary) leaves that to the op, and `changes` says whether one did."""
 
-    def __init__(self, emitter, code):
+    def __init__(self, emitter, code, as_text: bool = True):
         self.e, self.code = emitter, code
+        self.as_text = as_text  # lets, assignments and conditions as text (else calls of their functions)
         self.ns: dict = {"_FAILED": RUNTIME_FAILURES, "_failed": _failed, "_Over": GameOver,
-                         "_charge": budget.charge}
+                         "_charge": budget.charge, "_WORK": budget.WorkLimit, "_XFAIL": FAILURES}
         self.spans: list = []
         self.changes = False
 
@@ -116,6 +134,8 @@ class _Stretch:
         try:
             compiled = cache.compiled(source, f"<ruledsl code at {span.where()}>", self.e.p.path)
         except (SyntaxError, RecursionError, MemoryError):
+            if self.as_text:
+                raise _TooDeep from None
             raise RuleError([Diagnostic(span, "E403", "these statements are nested too deeply to compile; "
                                                       "split them into rules")]) from None
         exec(compiled, self.ns)
@@ -134,7 +154,59 @@ class _Stretch:
                 self.changes = True
 
     def effect(self, lines, s, pad):
-        lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
+        """A statement's effect: lets, parameters bound, assignments and the depth check of
+        a call in place as the text of their generated code (with the same fallback as
+        their own functions: a failing fast expression hands over to its checked version,
+        a failing store to the reference assignment); the others as calls."""
+        text = getattr(self, "t_" + type(s).__name__, None) if self.as_text else None
+        if text is None:
+            lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
+            return
+        try:
+            lines.extend(pad + line for line in text(s))
+        except RecursionError:  # an expression too deep to write out
+            raise _TooDeep from None
+
+    def text_gen(self) -> _Gen:
+        """An expression generator whose values go to this stretch's namespace."""
+        gen = _Gen(self.e.x)
+        gen.consts = self.ns
+        return gen
+
+    def evaluated(self, e) -> list:
+        """`_val = e`, as an expression's own function evaluates it (expr.TEMPLATE)."""
+        return ["try:", f"    _val = {self.text_gen().expr(e)}", "except _WORK:", "    raise", "except _XFAIL:",
+                f"    _val = {self.const(_Checked(self.e.x, e))}(w, env)"]
+
+    def t_Let(self, s):
+        number, span = self.const(budget.number), self.const(s.span)
+        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val",
+                f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",
+                f"    {number}(_val, {span})"]
+
+    def t_Bind(self, s):
+        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
+
+    def t_Assign(self, s):
+        body = stored_text(self.text_gen(), s.target, s.op, s.value, "\n    ").split("\n")
+        reference = self.const(self.e.assign_reference(s))
+        return ["try:", f"    {body[0]}", *body[1:], "except _WORK:", "    raise", "except _XFAIL:",
+                f"    {reference}(vm, env)"]
+
+    def t_Enter(self, s):
+        """The depth limit (R004): past it, the statement's own effect raises the error."""
+        return [f"if vm.frames[-1].depth > {MAX_DEPTH - s.level}:",
+                f"    {self.const(self.e.leaf(self.code, s))}(vm, env)"]
+
+    def test(self, lines, e, pad):
+        """`_val` = the value of condition `e`."""
+        if not self.as_text:
+            lines.append(f"{pad}_val = {self.const(self.e.x(e))}(w, env)")
+            return
+        try:
+            lines.extend(pad + line for line in self.evaluated(e))
+        except RecursionError:
+            raise _TooDeep from None
 
     def tick(self, lines, k, depth):
         """One unit of work, charged against the step's budget (budget.charge)."""
@@ -153,18 +225,20 @@ class _Stretch:
         lines.append(f"{'    ' * depth}{run}(vm, {args}(w, env))")
 
     def g_If(self, lines, s, depth):
+        """Each condition is tested in turn (an `elif` is an `else:` holding an `if`)."""
+        self.branches(lines, s.branches, s.other, depth)
+
+    def branches(self, lines, branches, other, depth):
         pad = "    " * depth
-        for i, (cond, body) in enumerate(s.branches):
-            test, k = self.const(self.e.x(cond)), self.at(cond.span)
-            if i == 0:
-                lines.append(f"{pad}_at = {k}")
-                lines.append(f"{pad}if {test}(w, env):")
-            else:  # `_at` names the condition being tested; an assignment is falsy-proof this way
-                lines.append(f"{pad}elif (_at := {k}) is None or {test}(w, env):")
-            lines.append(self.block(body, depth + 1, True))
-        if s.other is not None:
+        (cond, body), rest = branches[0], branches[1:]
+        lines.append(f"{pad}_at = {self.at(cond.span)}")
+        self.test(lines, cond, pad)
+        lines += [f"{pad}if _val:", self.block(body, depth + 1, True)]
+        if rest:
             lines.append(f"{pad}else:")
-            lines.append(self.block(s.other, depth + 1, True))
+            self.branches(lines, rest, other, depth + 1)
+        elif other is not None:
+            lines += [f"{pad}else:", self.block(other, depth + 1, True)]
 
     def g_For(self, lines, s, depth):
         """Over players, each turn is a turn boundary; knocked-out players miss theirs."""
@@ -191,8 +265,10 @@ class _Stretch:
 
     def g_While(self, lines, s, depth):
         pad, inner = "    " * depth, "    " * (depth + 1)
-        test, k = self.const(self.e.x(s.cond)), self.at(s.span)
-        lines += [f"{pad}while True:", f"{inner}_at = {k}", f"{inner}if not {test}(w, env):", f"{inner}    break"]
+        k = self.at(s.span)
+        lines += [f"{pad}while True:", f"{inner}_at = {k}"]
+        self.test(lines, s.cond, inner)
+        lines += [f"{inner}if not _val:", f"{inner}    break"]
         self.tick(lines, k, depth + 1)
         lines.append(self.block(s.body, depth + 1, True))
 

@@ -27,13 +27,11 @@ from __future__ import annotations
 
 import itertools
 
-from .. import budget, cache
+from .. import cache
 from ..errors import GameRuntimeError
-from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
-from .expr import FAILURES, _Checked, _Gen, stored_text
 from .inline import Bind, Enter, _Inlined, bound_names, renamed
-from .inplace import _Stretch
+from .inplace import _Stretch, _TooDeep
 
 WHOLE_TEMPLATE = """\
 def _whole(vm, fr):
@@ -82,9 +80,9 @@ def whole_rule(emitter, code, body):
         if not gen.pauses_in_loops:
             return None  # its op list runs as fast: see _Whole.pause
         compiled = cache.compiled(text, f"<ruledsl rule at {code.span.where()}>", emitter.p.path)
-    except (_Unsupported, SyntaxError, RecursionError, MemoryError):
+    except (_Unsupported, _TooDeep, SyntaxError, RecursionError, MemoryError):
         return None
-    gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned, _WORK=budget.WorkLimit, _XFAIL=FAILURES)
+    gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned)
     exec(compiled, gen.ns)
     return gen.ns["_whole"]
 
@@ -120,48 +118,6 @@ class _Whole(_Stretch):
         measured 0.94x as generators): such a rule gets none."""
         self.pauses_in_loops += self.loops > 0
         lines += [f"{pad}yield True", f"{pad}w = vm.w"]
-
-    # ------------------------------------------------------------ statements as text
-    def effect(self, lines, s, pad):
-        """Lets, parameters bound, assignments and the depth check of a call in place are
-        written here as the text of their generated code, not called (the same text and
-        the same fallback as their own functions: a failing fast expression hands over to
-        its checked version, a failing store to the reference assignment)."""
-        text = getattr(self, "t_" + type(s).__name__, None)
-        if text is None:
-            super().effect(lines, s, pad)
-        else:
-            lines.extend(pad + line for line in text(s))
-
-    def text_gen(self) -> _Gen:
-        """An expression generator whose values go to this rule's namespace."""
-        gen = _Gen(self.e.x)
-        gen.consts = self.ns
-        return gen
-
-    def evaluated(self, e) -> list:
-        """`_val = e`, as an expression's function evaluates it (expr.TEMPLATE)."""
-        return ["try:", f"    _val = {self.text_gen().expr(e)}", "except _WORK:", "    raise", "except _XFAIL:",
-                f"    _val = {self.const(_Checked(self.e.x, e))}(w, env)"]
-
-    def t_Let(self, s):
-        number, span = self.const(budget.number), self.const(s.span)
-        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val",
-                f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",
-                f"    {number}(_val, {span})"]
-
-    def t_Bind(self, s):
-        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
-
-    def t_Assign(self, s):
-        body = stored_text(self.text_gen(), s.target, s.op, s.value, "\n    ").split("\n")
-        reference = self.const(self.e.assign_reference(s))
-        return ["try:", f"    {body[0]}", *body[1:], "except _WORK:", "    raise", "except _XFAIL:",
-                f"    {reference}(vm, env)"]
-
-    def t_Enter(self, s):
-        """The depth limit (R004): past it, the statement's own effect raises the error."""
-        return [f"if fr.depth > {MAX_DEPTH - s.level}:", f"    {self.const(self.e.leaf(self.code, s))}(vm, env)"]
 
     # ------------------------------------------------------------ decisions
     def w_Choose(self, lines, s, depth):
@@ -268,34 +224,7 @@ class _Whole(_Stretch):
         self.looping(super().g_For, lines, s, depth)
 
     def g_While(self, lines, s, depth):
-        self.looping(self.while_loop, lines, s, depth)
-
-    def while_loop(self, lines, s, depth):
-        pad, inner = "    " * depth, "    " * (depth + 1)
-        k = self.at(s.span)
-        lines += [f"{pad}while True:", f"{inner}_at = {k}", *(inner + line for line in self.evaluated(s.cond)),
-                  f"{inner}if not _val:", f"{inner}    break"]
-        self.tick(lines, k, depth + 1)
-        lines.append(self.block(s.body, depth + 1))
-
-    def g_If(self, lines, s, depth):
-        """Each condition is evaluated as text (`elif` becomes `else: if`, to do so)."""
-        self.branches(lines, s.branches, s.other, depth)
-
-    def branches(self, lines, branches, other, depth):
-        pad = "    " * depth
-        (cond, body), rest = branches[0], branches[1:]
-        lines.append(f"{pad}_at = {self.at(cond.span)}")
-        lines += [pad + line for line in self.evaluated(cond)]
-        lines += [f"{pad}if _val:", self.block(body, depth + 1)]
-        if rest:
-            lines.append(f"{pad}else:")
-            self.branches(lines, rest, other, depth + 1)
-        elif other is not None:
-            lines += [f"{pad}else:", self.block(other, depth + 1)]
-
-    def g_Repeat(self, lines, s, depth):
-        self.looping(super().g_Repeat, lines, s, depth)
+        self.looping(super().g_While, lines, s, depth)
 
     def w_Break(self, lines, s, depth):
         lines.append(f"{'    ' * depth}break")

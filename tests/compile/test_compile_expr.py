@@ -220,6 +220,7 @@ def test_an_expression_too_deep_for_the_generator_is_an_error_not_a_crash(tmp_pa
         load_game(str(path))
     assert [d.code for d in err.value.diagnostics] == ["E403"]
     assert err.value.diagnostics[0].span.line == 3
+    assert "this expression is nested too deeply" in err.value.diagnostics[0].message  # not the stretch written as text
 
 
 TALLIED_BOARD = """board lots(block: int) {

@@ -177,6 +177,8 @@ class ExprChecker:
             if name in m.player_fields:
                 return m.resolve_type(m.player_fields[name].type) or ANY
             return {"seat": INT, "alive": BOOL}.get(name)
+        if ot.kind == "card" and ot.name not in m.cardsets:
+            return ANY  # the cards of a zone whose card set is unknown (E319 says so)
         info = m.boards[ot.name] if ot.kind == "space" else m.cardsets[ot.name] if ot.kind == "card" else None
         if info is None:
             return None

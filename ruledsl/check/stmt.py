@@ -86,8 +86,8 @@ class StmtChecker:
             return name in m.player_fields
         if ot.kind == "space":
             return name in m.boards[ot.name].fields
-        if ot.kind == "card":
-            return name in m.cardsets[ot.name].fields
+        if ot.kind == "card":  # the cards of a zone whose card set is unknown: E319 says so
+            return ot.name not in m.cardsets or name in m.cardsets[ot.name].fields
         return ot.kind == "any"
 
     def s_CallStmt(self, s, scope):

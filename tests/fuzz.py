@@ -97,17 +97,33 @@ def run_mutant(path: Path, players_hint: int = 2) -> str | None:
         return f"check: {type(err).__name__}: {err}"
     prog = game.program
     n = max(prog.min_players, min(players_hint, prog.max_players))
+    played = [play_mutant(prog, n, fast) for fast in (False, True)]
+    for fast, outcome in zip(("", "fast "), played):
+        if isinstance(outcome, str):
+            return f"{fast}play: {outcome}"
+    if played[0] != played[1]:  # whole rules as generators must play what the op lists play
+        return f"fast play differs: {played[0]} != {played[1]}"
+    return None
+
+
+def play_mutant(prog, n: int, fast: bool):
+    """How a few random decisions went: (steps, result, error code and place, digest), or
+    the text of an internal error."""
+    agents = [RandomAgent(s, 1) for s in range(n)]
+    machine, error = None, None
     try:
-        machine = Machine(prog, n, RandomChance(1))
-        agents = [RandomAgent(s, 1) for s in range(n)]
+        machine = Machine(prog, n, RandomChance(1), fast=fast)
         while machine.pending is not None and machine.steps < 60:
             d = machine.pending
             machine.choose_index(agents[d.seat].choose(None, d))
-    except EXPECTED:
-        return None
+    except EXPECTED as err:
+        d = getattr(err, "diagnostic", None)
+        error = (type(err).__name__, d.code, d.span.where()) if d is not None else type(err).__name__
     except Exception as err:  # noqa: BLE001
-        return f"play: {type(err).__name__}: {err}"
-    return None
+        return f"{type(err).__name__}: {err}"
+    if machine is None:
+        return 0, None, error, None
+    return machine.steps, machine.result, error, machine.w.digest()
 
 
 def mutants(count: int, seed: int, workdir: Path):

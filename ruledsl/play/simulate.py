@@ -307,6 +307,9 @@ def run_blocks(blocks: list, jobs: int = 1, progress=None, programs: dict | None
         return [play_block(block, programs[block.path], progress) for block in blocks]
     method = start_method()
     programs = _programs_for(blocks, programs) if method == "fork" else {}
+    for program in programs.values():  # the fast Machines' generators too, made once here, not in each worker
+        if program.make_whole is not None:
+            program.make_whole()
     for stream in (sys.stdout, sys.stderr):  # or a fork would write what is still buffered twice
         stream.flush()
     parts = []

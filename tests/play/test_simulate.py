@@ -14,7 +14,7 @@ from ruledsl.pipeline import load_game
 import ruledsl.pipeline
 from ruledsl.play.simulate import (BLOCKS_PER_JOB, MAX_ERRORS_LISTED, simulate, simulate_file, start_method,
                               terminal_progress)
-from support import GAMES, run_cli, run_process
+from support import GAMES, ROOT, run_cli, run_process
 
 FRAGILE = "fragile_dice.game"  # a roll of double six indexes past a list: some seeds fail
 TIMING = ("seconds", "playouts_per_second")
@@ -180,3 +180,21 @@ def test_the_progress_bar_is_drawn_only_on_a_terminal(monkeypatch):
             assert (progress is not None) == drawn
             simulate(program, 2, 20, 0, progress=progress)
         assert ("100%" in stream.getvalue()) == drawn
+
+
+def test_random_playouts_run_whole_rules_and_a_searching_agent_gets_op_lists(monkeypatch):
+    """A fast Machine (compile/whole.py) can't be cloned while a rule runs: only games
+    whose agents are never handed the Machine are played on one."""
+    import ruledsl.play.simulate as simulate_module
+    made = []
+    real = simulate_module.Machine
+
+    def spy(*args, **kwargs):
+        made.append(kwargs.get("fast", False))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(simulate_module, "Machine", spy)
+    program = load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
+    for agents in ((), ("0=first",), ("1=mcts:3",)):
+        result, _ = simulate_module.playout(program, 2, 5, agents=agents)
+        assert result is not None
+    assert made == [True, True, False]

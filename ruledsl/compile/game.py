@@ -16,6 +16,7 @@ from .expr import ExprCompiler
 from .flow import FlowCompiler
 from .inline import InlineCompiler
 from .inplace import GameOver
+from .ops import RETURNED
 from .telling import TellingCompiler
 from .watch import ends_read, zones_watched
 from .whole import whole_rules
@@ -222,9 +223,6 @@ def _card_labeler(cs, ex, fixed):
         values = [str(v) for n, v in attrs_.items() if not (n in cs.defaults and cs.defaults[n].value == v)]
         return " ".join(values) or cs.decl.name
     return shown
-
-
-RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
 
 
 class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompiler):

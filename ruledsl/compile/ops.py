@@ -9,6 +9,7 @@ from .inplace import MAX_NESTING, over_players, stretch_op, stretch_run
 from .watch import watched, writes
 
 INLINE_DEPTH = 16  # straight rules calling straight rules: at most this deep is run in place
+RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
 
 
 def _goto(target):

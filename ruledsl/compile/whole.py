@@ -9,10 +9,12 @@ a `yield` (the Machine returns to its caller with the decision pending, and goes
 (the Machine runs that frame, then goes on here). Nothing is dispatched between the
 statements of a rule, and no loop keeps its state in the locals.
 
-It is made from the same parts as the op list: each straight statement is a call of the
-effect its `s_K` compiler makes (as in a stretch, inplace.py, which this extends), each
-decision the op its compiler makes (`offer_K`), each call compiled in place, framed or
-run as a straight rule's stretch exactly where the op list does. So it plays the same
+It is made from the same parts as the op list: each straight statement is written as a
+stretch writes it (inplace.py, which this extends: lets, assignments and conditions as
+the text of their generated code, the others as calls of the effects their `s_K`
+compilers make), each decision is the op its compiler makes (`offer_K`), and each call
+is compiled in place, framed or run as a straight rule's stretch exactly where the op
+list does. So it plays the same
 games: the same statements run in the same order on the same values, the end conditions
 are looked at at the same turn boundaries and decisions, and a failure names the same
 statement. Only the unit of the step limit differs (ops there, loop turns and resumptions
@@ -32,6 +34,7 @@ from ..errors import GameRuntimeError
 from ..syntax import ast
 from .inline import Bind, Enter, _Inlined, bound_names, renamed
 from .inplace import _Stretch, _TooDeep
+from .ops import RETURNED, statements
 
 WHOLE_TEMPLATE = """\
 def _whole(vm, fr):
@@ -182,7 +185,7 @@ class _Whole(_Stretch):
         e.inlining.append(_Inlined(result, len(e.loop_exits)))
         try:
             body = [*binds, enter, *renamed(rule.body, names, suffix)]
-            if not any(isinstance(t, ast.Return) for t in _statements(rule.body)):
+            if not any(isinstance(t, ast.Return) for t in statements(rule.body)):
                 lines.append(self.block(body, depth))
                 return
             pad = "    " * depth
@@ -203,7 +206,6 @@ class _Whole(_Stretch):
             lines.append(f"{pad}raise _Returned")
             return
         if s.value is not None and e.m.calls_rule(s.value):
-            from .game import RETURNED
             self.call(lines, s, s.value, RETURNED, depth)
             value = f"env[{RETURNED!r}]"
         else:
@@ -225,6 +227,9 @@ class _Whole(_Stretch):
 
     def g_While(self, lines, s, depth):
         self.looping(super().g_While, lines, s, depth)
+
+    def g_Repeat(self, lines, s, depth):
+        self.looping(super().g_Repeat, lines, s, depth)
 
     def w_Break(self, lines, s, depth):
         lines.append(f"{'    ' * depth}break")
@@ -249,7 +254,3 @@ def _passed(vm, fr):
     """A may whose guard fails offers nothing: its generator skips the body."""
     fr.got = False
 
-
-def _statements(body):
-    from .ops import statements
-    return statements(body)

@@ -134,6 +134,7 @@ class Machine:
         self.ops = 0
         self.max_ops = max_ops
         self.fast = fast
+        self.wholes = False  # whether a rule ran as a generator (a fast Machine's, compile/whole.py)
         if fast and program.make_whole is not None:
             program.make_whole()
         self.spent = 0  # work units spent by the steps so far (budget.py), against GAME_WORK
@@ -207,8 +208,9 @@ class Machine:
                     return
                 fr = frames[-1]
                 it = fr.it
-                if it is None and self.fast and fr.pc == 0 and fr.code.whole is not None:
+                if it is None and fr.code.whole is not None and self.fast and fr.pc == 0:
                     it = fr.it = fr.code.whole(self, fr)
+                    self.wholes = True
                 if it is not None:  # a whole rule: it goes on to its next decision, call or end
                     count += 1
                     if next(it, None) is None:
@@ -351,7 +353,7 @@ class Machine:
             winners = []
         self.pending = None
         self.result = Result(reason, winners, ranking, scores, by_rule, draw)  # by position: once a game
-        if self.fast:
+        if self.wholes:
             for f in self.frames:  # a generator refers to its Machine: free both without the cyclic GC
                 f.it = None
         if self.listening:

@@ -24,6 +24,7 @@ from ruledsl.pipeline import load_game  # noqa: E402
 
 GROUPS = [  # (part of a profiled file's name, group), first match wins
     ("<ruledsl code", "generated expressions"),
+    ("<ruledsl rule", "generated whole rules (a fast Machine's generators)"),
     ("ruledsl/runtime/machine", "Machine (run loop, frames, decide, end checks)"),
     ("ruledsl/compile/", "compiled op closures"),
     ("ruledsl/runtime/", "World, program tables, streams"),

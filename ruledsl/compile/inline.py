@@ -161,6 +161,20 @@ class InlineCompiler(OpEmitter):
     def inline(self, code, s, call, result=None):
         """Rule `call.name`'s body, compiled here with its locals renamed; with `result`,
         the caller's local of that name takes what the rule gives (none until it returns)."""
+        body = self.inlined_body(s, call, result)
+        here = _Inlined(result, len(self.loop_exits))
+        self.inlining.append(here)
+        try:
+            self.block(code, body)
+        finally:
+            self.inlining.pop()
+        here.end[0] = len(code.ops)
+        self.target(here.end)
+
+    def inlined_body(self, s, call, result) -> list:
+        """The statements a call compiled in place runs: its parameters bound in order (and
+        `result` set to none), the depth check, and the rule's body with its locals renamed
+        for this call (whole.py compiles the same)."""
         rule = self.m.rules[call.name]
         suffix = f"·{next(self.sites)}"
         names = self.locals_of.get(call.name)
@@ -170,14 +184,7 @@ class InlineCompiler(OpEmitter):
         binds = [Bind(span=s.span, name=p.name + suffix, value=arg) for p, arg in zip(rule.params, call.args)]
         if result is not None:  # after the arguments, which may read the caller's old `result`
             binds.append(Bind(span=s.span, name=result, value=ast.NoneLit(span=s.span)))
-        here = _Inlined(result, len(self.loop_exits))
-        self.inlining.append(here)
-        try:
-            self.block(code, [*binds, enter, *renamed(rule.body, names, suffix)])
-        finally:
-            self.inlining.pop()
-        here.end[0] = len(code.ops)
-        self.target(here.end)
+        return [*binds, enter, *renamed(rule.body, names, suffix)]
 
     def s_Enter(self, code, s):
         span, level = self.m.rules[s.rule].span, s.level

@@ -32,7 +32,7 @@ import itertools
 from .. import cache
 from ..errors import GameRuntimeError
 from ..syntax import ast
-from .inline import Bind, Enter, _Inlined, bound_names, renamed
+from .inline import _Inlined
 from .inplace import _Stretch, _TooDeep
 from .ops import RETURNED, statements
 
@@ -173,19 +173,10 @@ class _Whole(_Stretch):
         """As InlineCompiler.inline: the rule's body here, its locals renamed, its
         parameters bound in order; a `return` raises _Returned, caught after the body."""
         e = self.e
-        rule = e.m.rules[call.name]
-        suffix = f"·{next(e.sites)}"
-        names = e.locals_of.get(call.name)
-        if names is None:
-            names = e.locals_of[call.name] = bound_names(rule)
-        enter = Enter(span=s.span, rule=call.name, level=len(e.inlining) + 1)
-        binds = [Bind(span=s.span, name=p.name + suffix, value=arg) for p, arg in zip(rule.params, call.args)]
-        if result is not None:
-            binds.append(Bind(span=s.span, name=result, value=ast.NoneLit(span=s.span)))
+        body = e.inlined_body(s, call, result)
         e.inlining.append(_Inlined(result, len(e.loop_exits)))
         try:
-            body = [*binds, enter, *renamed(rule.body, names, suffix)]
-            if not any(isinstance(t, ast.Return) for t in statements(rule.body)):
+            if not any(isinstance(t, ast.Return) for t in statements(e.m.rules[call.name].body)):
                 lines.append(self.block(body, depth))
                 return
             pad = "    " * depth

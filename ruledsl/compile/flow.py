@@ -179,6 +179,16 @@ class FlowCompiler(OpEmitter):
         """`move X.f by N steps D`: one space at a time, running `on pass` and `on land`."""
         if self.collecting is not None:
             return self.simple(code, s, self.walk_in_place(s))
+        init, step = self.walk_ops(s)
+        self.emit(code, "walk", s.span, init)
+        # the step op leaves pc alone until the count runs out, so it runs again
+        # (after any `on pass` trigger it called has returned, or a fork's choice)
+        self.emit(code, "walk-step", s.span, step)
+
+    def walk_ops(self, s):
+        """(init, step), each `op(vm, fr)`: init sets the walk's state up and moves pc on;
+        step takes a step (or all of them, with no `on pass` trigger), returning what it
+        pushed or offered, and moves pc on once the walk has landed (`_land`)."""
         board = s.target.note.type.name
         setter = self.setter(s.target)
         getter = self.x(s.target)
@@ -191,13 +201,12 @@ class FlowCompiler(OpEmitter):
         bump = watched(self.p.ends_read, write_key(self.m, s.target))  # whether an end condition reads the field
         inlined = len(self.inlining)
         if self.m.boards[board].decl.topology == "graph":
-            return self.graph_walk(code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
+            return self.graph_walk(s, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
 
         def init(vm, fr):
             env = fr.env
             env[slot] = [count(vm.w, env), direction(vm.w, env), mover(vm.w, env) if mover else None]
             fr.pc += 1
-        self.emit(code, "walk", s.span, init)
 
         def step(vm, fr):
             w, env = vm.w, fr.env
@@ -225,11 +234,9 @@ class FlowCompiler(OpEmitter):
             if bump:
                 w.version += 1
             return _land(vm, fr, slot, getter, on_land, inlined)
-        # the step op leaves pc alone until the count runs out, so it runs again
-        # (after any `on pass` trigger it called has returned)
-        self.emit(code, "walk-step", s.span, step)
+        return init, step
 
-    def graph_walk(self, code, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump):
+    def graph_walk(self, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump):
         """`move X.f by N steps D [via t where ROUTE] [by P [as "name"]]` on a graph board.
 
         Each step follows a `link` row (forward: `link here X`, backward: `link X here`),
@@ -253,7 +260,6 @@ class FlowCompiler(OpEmitter):
             # count, direction, mover, the space just left, the way chosen at a fork
             env[slot] = [count(vm.w, env), direction(vm.w, env), mover(vm.w, env) if mover else None, None, None]
             fr.pc += 1
-        self.emit(code, "walk", s.span, init)
 
         def bind(vm, fr, value):
             fr.env[slot][4] = value  # the step op runs again and takes this way
@@ -306,4 +312,4 @@ class FlowCompiler(OpEmitter):
             trig = on_pass() if st[0] > 0 else None
             if trig is not None:
                 return vm.call(trig, dict(zip(trig.params, (there, st[2]))), None, inlined)
-        self.emit(code, "walk-step", s.span, step)
+        return init, step

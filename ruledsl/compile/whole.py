@@ -21,9 +21,9 @@ statement. Only the unit of the step limit differs (ops there, loop turns and re
 here). A Python generator can't be copied: a fast Machine with a rule under way refuses
 `clone()` (Machine.clone); search agents, the OpenSpiel adapter and the API run op lists.
 
-A rule whose body has a statement made only of ops of its own (a walk with `on pass` or
-`on land` triggers, or a walk on a graph board, which may stop for a choice of way) has
-no generator: its frames run its op list, in a fast Machine too.
+A walk with `on pass` or `on land` triggers, or on a graph board (where it may stop for
+a choice of way), runs the op list's own step until it has landed, yielding what the step
+pushes or offers.
 """
 from __future__ import annotations
 
@@ -221,6 +221,21 @@ class _Whole(_Stretch):
 
     def g_Repeat(self, lines, s, depth):
         self.looping(super().g_Repeat, lines, s, depth)
+
+    def w_Walk(self, lines, s, depth):
+        """A walk that runs triggers (or may stop at a fork for a choice): the op list's own
+        step, run until the walk has landed, yielding whatever it pushed or offered."""
+        self.looping(self.walk, lines, s, depth)
+
+    def walk(self, lines, s, depth):
+        pad, inner = "    " * depth, "    " * (depth + 1)
+        init, step = map(self.const, self.e.walk_ops(s))
+        k = self.at(s.span)
+        lines += [f"{pad}_at = {k}", f"{pad}{init}(vm, fr)", f"{pad}fr.pc = 0",
+                  f"{pad}while fr.pc == 0:  # a step moves pc on once the walk has landed (flow.py)"]
+        self.tick(lines, k, depth + 1)
+        lines += [f"{inner}_at = {k}", f"{inner}if {step}(vm, fr) is not None:"]
+        self.pause(lines, inner + "    ")
 
     def w_Break(self, lines, s, depth):
         lines.append(f"{'    ' * depth}break")

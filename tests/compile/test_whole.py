@@ -216,14 +216,17 @@ rule deeper() {
     assert steps[0] == steps[1] > 150
 
 
-def test_a_rule_whose_walk_runs_triggers_keeps_its_op_list(tmp_path):
+def test_a_walk_that_runs_triggers_goes_on_after_each_one(tmp_path):
+    """The op list's step, run until the walk lands: each `on pass` and the `on land`
+    trigger is a frame the generator waits for."""
     text = """board track(n: int) loop {
   space a 1
   space b 2
   space c 3
 }
-player { at: track = a  passed: int = 0 }
+player { at: track = a  passed: int = 0  landed: int = 0 }
 on pass track(s: track, q: player) { q.passed += 1 }
+on land track(s: track, q: player) { q.landed += 1 }
 rule flow() {
   loop {
     for p in players {
@@ -235,8 +238,32 @@ rule flow() {
 }
 """
     m, _, _ = both(tmp_path, text, ["2", "1", "2"])
-    assert m.program.rules["flow"].whole is None  # walks one space at a time, calling the trigger
+    assert m.program.rules["flow"].whole is not None
     assert m.result.reason == "round" and m.result.winners == [0]
+    assert [p["landed"] for p in m.w.players] == [2, 1] and m.w.players[0]["at"] == "b"
+
+
+RING = """board map(kind: int = 0) graph {
+  space a space b space c space d space e space x 1
+  link a b  link b c  link c d  link d e  link e a
+  link b x  link x d
+}
+player { at: map = a  passed: int = 0 }
+on pass map(s: map, p: player) { p.passed += 1 }
+"""
+
+
+def test_a_walk_that_stops_at_a_fork_for_a_choice_goes_on_the_way_chosen(tmp_path):
+    text = RING + """rule flow() {
+  repeat 3 {
+    choose k from 1..3 by seat(0)
+    move seat(0).at by k steps forward by seat(1) as "way"
+  }
+}
+"""
+    m, _, asked = both(tmp_path, text, ["1", "2", "x", "3"])  # a -> b; b, fork: x, d; d -> e -> a -> b
+    assert asked == ["k", "k", "way", "k"] and m.result is not None
+    assert m.w.players[0]["at"] == "b" and m.w.players[0]["passed"] == 3
 
 
 def test_a_fast_machine_under_way_is_not_cloned_but_an_ended_one_is(tmp_path):

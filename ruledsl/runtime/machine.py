@@ -123,6 +123,8 @@ class Machine:
         if not program.min_players <= n_players <= program.max_players:
             raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
                              f"not {n_players}")
+        if fast and program.make_whole is not None:
+            program.make_whole()  # before the first World: what they compile is what the op lists did
         self.program = program
         self.chance = chance
         self.listener = listener
@@ -135,8 +137,6 @@ class Machine:
         self.max_ops = max_ops
         self.fast = fast
         self.wholes = False  # whether a rule ran as a generator (a fast Machine's, compile/whole.py)
-        if fast and program.make_whole is not None:
-            program.make_whole()
         self.spent = 0  # work units spent by the steps so far (budget.py), against GAME_WORK
         self.ends_false_at = -1  # the World version at which every end condition was false
         attach = getattr(chance, "attach", None)

@@ -56,6 +56,16 @@ def test_the_shipped_games_have_generators_where_a_decision_is_in_a_loop():
     assert kuhn.rules["flow"].whole is None  # nested menus, no loop: its op list runs as fast
 
 
+@pytest.mark.parametrize("path", [p for p in GAME_FILES if "/" not in p.removeprefix("games/")])
+def test_making_the_generators_asks_for_no_new_tally(path):
+    """The generators compile the expressions the op lists compiled, so no board field is
+    asked to be tallied anew after the start Worlds were built (Program.tally)."""
+    program = load_game(str(ROOT / path)).program
+    before = {k: list(v) for k, v in program.tallied.items()}
+    program.make_whole()
+    assert program.tallied == before
+
+
 # ---------------------------------------------------------------- small games, both ways
 def both(tmp_path, text, choices=(), rolls=(), players=2):
     """The game `text` played with `choices` (labels) by an op-list Machine and a fast one:

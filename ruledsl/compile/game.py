@@ -305,19 +305,18 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
     def emit_call(self, code, s, call_expr, result=None):
         """A rule call; with `result`, the caller's local of that name takes what the rule
         gives (none until it returns a value)."""
-        nxt = self.next_pc(code)  # where the rule returns to
-        push = self.frame_call(s, call_expr, result)
-        self.emit(code, "call", s.span, lambda vm, fr: push(vm, fr, nxt))
+        back = self.next_pc(code)  # where the rule returns to
+        self.emit(code, "call", s.span, self.frame_call(s, call_expr, result, back))
 
-    def frame_call(self, s, call_expr, result=None):
-        """`push(vm, fr, back)`: the arguments evaluated, then the caller's pc set to
-        `back[0]` (where the rule returns to in an op list; None: a generated rule, whole.py)
-        and a frame pushed for the rule called."""
+    def frame_call(self, s, call_expr, result=None, back=None):
+        """`push(vm, fr)`: the arguments evaluated, then the caller's pc set to `back[0]`
+        (where the rule returns to in an op list; None: a generated rule's, whole.py) and a
+        frame pushed for the rule called."""
         rule, args, rules = call_expr.name, self.arguments(call_expr, s.span), self.p.rules
         inlined = len(self.inlining)
         self.framed.append(rule)
 
-        def push(vm, fr, back=None):
+        def push(vm, fr):
             env = args(vm.w, fr.env)
             if result is not None:
                 fr.env[result] = None

@@ -103,6 +103,7 @@ def check_one(path: str) -> str | None:
 @guarded
 def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, plain):
     """Play a game with agents, narrating as it goes."""
+    from ..play.agents import fast_for
     from ..play.narrate import narrate
     from ..play.terminal import attach as attach_terminal
     from ..play.terminal import chosen_seed
@@ -121,8 +122,7 @@ def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, 
     try:
         writer = TranscriptWriter(out, on_record=lambda r: echo_lines(narrate(r, as_seat)))
         writer.header(game, n, seed, kinds)
-        fast = not any(getattr(agent, "needs_machine", False) for agent in agents)  # search clones it
-        machine = Machine(game.program, n, RandomChance(seed), listener=writer, fast=fast)
+        machine = Machine(game.program, n, RandomChance(seed), listener=writer, fast=fast_for(agents))
         drive(machine, agents, writer, max_steps)
         writer.result(machine)
     finally:

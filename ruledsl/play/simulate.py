@@ -30,7 +30,7 @@ import click
 
 from ..errors import GameRuntimeError, Span
 from ..runtime.machine import Machine, RandomChance
-from .agents import RandomAgent, ask_agent, seat_agents
+from .agents import RandomAgent, ask_agent, fast_for, seat_agents
 
 MAX_ERRORS_LISTED = 100  # failed games listed one by one; the rest are only counted
 BLOCKS_PER_JOB = 8  # seed blocks per process: finer blocks let the progress bar move
@@ -47,8 +47,7 @@ def playout(program, players: int, seed: int, max_steps: int | None = None, agen
     e.g. to search on clones of it."""
     if agents:
         seated = seat_agents(agents, players, seed)[0]
-        fast = not any(getattr(agent, "needs_machine", False) for agent in seated)
-        return play_with(Machine(program, players, RandomChance(seed), fast=fast), seated, max_steps)
+        return play_with(Machine(program, players, RandomChance(seed), fast=fast_for(seated)), seated, max_steps)
     machine = Machine(program, players, RandomChance(seed), fast=True)
     agents = [RandomAgent(seat, seed) for seat in range(players)]
     while machine.pending is not None:

@@ -7,15 +7,15 @@ holds the whole body as Python: its ifs, loops and menus are Python's own, a dec
 a `yield` (the Machine returns to its caller with the decision pending, and goes on with
 `next` once the choice is bound), and so is a call of a rule with a frame of its own
 (the Machine runs that frame, then goes on here). Nothing is dispatched between the
-statements of a rule, and no loop keeps its state in the locals.
+statements of a rule, and a loop keeps its state in Python's variables, not the frame's
+locals.
 
 It is made from the same parts as the op list: each straight statement is written as a
 stretch writes it (inplace.py, which this extends: lets, assignments and conditions as
 the text of their generated code, the others as calls of the effects their `s_K`
 compilers make), each decision is the op its compiler makes (`offer_K`), and each call
 is compiled in place, framed or run as a straight rule's stretch exactly where the op
-list does. So it plays the same
-games: the same statements run in the same order on the same values, the end conditions
+list does. So it plays the same games: the same statements run in the same order on the same values, the end conditions
 are looked at at the same turn boundaries and decisions, and a failure names the same
 statement. Only the unit of the step limit differs (ops there, loop turns and resumptions
 here). A Python generator can't be copied: a fast Machine with a rule under way refuses

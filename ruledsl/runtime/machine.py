@@ -208,7 +208,7 @@ class Machine:
                     return
                 fr = frames[-1]
                 it = fr.it
-                if it is None and fr.code.whole is not None and self.fast and fr.pc == 0:
+                if it is None and fr.code.whole is not None and self.fast and fr.pc == 0:  # a rule just called
                     it = fr.it = fr.code.whole(self, fr)
                     self.wholes = True
                 if it is not None:  # a whole rule: it goes on to its next decision, call or end

@@ -10,6 +10,7 @@ Running things
     run_cli       `ruledsl ARGS...` through click's CliRunner (in process); returns the Result
     run_process   `python -m ruledsl ARGS...` in a real process (exit codes, no traceback)
     run_text      a Machine on a game written inline: `game "T" players 2..4` + text, fixed chance
+    text_program  the compiled program of such a game; choose_labels plays labels on a Machine
     record_game   plays like `ruledsl play --record`, in process; returns (machine, transcript)
     play_recorded / play_with   `ruledsl play --record` with random agents, from ROOT
     random_playout  a seeded game with random choices, stopped after N decisions
@@ -62,9 +63,25 @@ def run_process(*args, cwd=GAMES) -> subprocess.CompletedProcess:
 def run_text(tmp_path, text: str, players: int = 2, rolls=(), **kw) -> Machine:
     """A Machine on `game "T" players 2..4` followed by `text` (written to tmp_path/t.game),
     with FixedChance(rolls); `kw` goes to Machine (e.g. listener)."""
+    return Machine(text_program(tmp_path, text), players, FixedChance(rolls), **kw)
+
+
+def text_program(tmp_path, text: str, **load_kw):
+    """The program of `game "T" players 2..4` followed by `text`, written to tmp_path/t.game;
+    `load_kw` goes to load_game (e.g. fuse)."""
     path = tmp_path / "t.game"
     path.write_text('game "T" players 2..4\n' + text)
-    return Machine(load_game(str(path)).program, players, FixedChance(rolls), **kw)
+    return load_game(str(path), **load_kw).program
+
+
+def choose_labels(machine, labels) -> list:
+    """Chooses `labels` in turn, each of which must be legal; returns the names of the
+    decisions asked."""
+    asked = []
+    for label in labels:
+        asked.append(machine.pending.name)
+        assert machine.choose(label) is None, label
+    return asked
 
 
 def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None, fast=False):

@@ -6,16 +6,13 @@ from __future__ import annotations
 import pytest
 
 from ruledsl.errors import GameRuntimeError
-from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import MAX_DEPTH, Machine
-from support import FixedChance
+from support import FixedChance, choose_labels, text_program
 
 
 def machine(tmp_path, text, fuse=True, players=2, heard=None):
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
     listener = None if heard is None else (lambda kind, data: heard.append((kind, data.get("text"))))
-    return Machine(load_game(str(path), fuse=fuse).program, players, FixedChance(), listener=listener)
+    return Machine(text_program(tmp_path, text, fuse=fuse), players, FixedChance(), listener=listener)
 
 
 def both(tmp_path, text, choices=(), players=2):
@@ -25,11 +22,7 @@ def both(tmp_path, text, choices=(), players=2):
     for fuse in (True, False):
         heard: list = []
         m = machine(tmp_path, text, fuse, players, heard)
-        asked = []
-        for label in choices:
-            asked.append(m.pending.name)
-            assert m.choose(label) is None, label
-        out.append((m, heard, asked))
+        out.append((m, heard, choose_labels(m, choices)))
     (a, heard_a, asked_a), (b, heard_b, asked_b) = out
     assert heard_a == heard_b and asked_a == asked_b
     assert a.w.shared == b.w.shared and a.w.players == b.w.players

@@ -10,7 +10,7 @@ import pytest
 from ruledsl.errors import GameRuntimeError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
-from support import ROOT, FixedChance, record_game
+from support import ROOT, FixedChance, choose_labels, record_game, text_program
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
 FAST_SEEDS = range(2)  # the fast subset; the slow test plays more
@@ -71,19 +71,13 @@ def both(tmp_path, text, choices=(), rolls=(), players=2):
     """The game `text` played with `choices` (labels) by an op-list Machine and a fast one:
     (fast machine, what it said, the decisions it asked), after checking that the op-list
     one said, asked and holds the same."""
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
-    program = load_game(str(path)).program
+    program = text_program(tmp_path, text)
     out = []
     for fast in (False, True):
         heard: list = []
         listener = lambda kind, data: heard.append((kind, data.get("text"), data.get("reason")))  # noqa: E731
         m = Machine(program, players, FixedChance(rolls), listener=listener, fast=fast)
-        asked = []
-        for label in choices:
-            asked.append(m.pending.name)
-            assert m.choose(label) is None, label
-        out.append((m, heard, asked))
+        out.append((m, heard, choose_labels(m, choices)))
     (ops, heard_ops, asked_ops), (fast, heard, asked) = out
     assert (heard, asked) == (heard_ops, asked_ops)
     assert fast.w.digest() == ops.w.digest() and fast.steps == ops.steps
@@ -192,9 +186,7 @@ rule flow() {
 }
 """
     errors = []
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
-    program = load_game(str(path)).program
+    program = text_program(tmp_path, text)
     for fast in (False, True):
         m = Machine(program, 2, FixedChance(), fast=fast)
         with pytest.raises(GameRuntimeError) as err:
@@ -212,9 +204,7 @@ rule deeper() {
   deeper()
 }
 """
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
-    program = load_game(str(path)).program
+    program = text_program(tmp_path, text)
     steps = []
     for fast in (False, True):
         m = Machine(program, 2, FixedChance(), fast=fast)
@@ -278,9 +268,7 @@ def test_a_walk_that_stops_at_a_fork_for_a_choice_goes_on_the_way_chosen(tmp_pat
 
 def test_a_fast_machine_under_way_is_not_cloned_but_an_ended_one_is(tmp_path):
     text = "rule flow() { loop { choose k from 1..2 by seat(0)  if k == 2 { end \"done\" } } }\n"
-    path = tmp_path / "t.game"
-    path.write_text('game "T" players 2..4\n' + text)
-    program = load_game(str(path)).program
+    program = text_program(tmp_path, text)
     m = Machine(program, 2, FixedChance(), fast=True)
     with pytest.raises(RuntimeError, match="fast=False"):
         m.clone()

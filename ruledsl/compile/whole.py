@@ -234,7 +234,7 @@ class _Whole(_Stretch):
         lines += [f"{pad}_at = {k}", f"{pad}{init}(vm, fr)", f"{pad}fr.pc = 0",
                   f"{pad}while fr.pc == 0:  # a step moves pc on once the walk has landed (flow.py)"]
         self.tick(lines, k, depth + 1)
-        lines += [f"{inner}_at = {k}", f"{inner}if {step}(vm, fr) is not None:"]
+        lines.append(f"{inner}if {step}(vm, fr) is not None:")
         self.pause(lines, inner + "    ")
 
     def w_Break(self, lines, s, depth):

@@ -1,18 +1,28 @@
 """Compile stage: control flow (if, for, while, repeat, loop, walking a track).
 
 Loops keep their iteration state in the frame's locals under keys no game name can
-spell (they start with '#').
+spell (they start with '#'). Each turn of a loop and each step of a walk costs a unit
+of work (budget.py) where a stretch's or a whole rule's loop charges it, so a step runs
+out of work at the same place whichever way its rule runs.
 """
 from __future__ import annotations
 
 import itertools
 
+from ..budget import charge
 from ..check.types import PLAYER
 from .inplace import over_players
 from .ops import OpEmitter
 from .watch import watched, write_key
 
 _uid = itertools.count()
+
+
+def _step_work(w, span):
+    """A walk's step (or its landing) costs a unit of work."""
+    w.work -= 1
+    if w.work < 0:
+        charge(w, 0, span)
 
 
 def _land(vm, fr, slot, getter, on_land, inlined):
@@ -85,17 +95,22 @@ class FlowCompiler(OpEmitter):
         self.emit(code, "for", s.span, init)
         head = len(code.ops)
         exit_ref = [0]
+        span = s.span
 
         def step(vm, fr):
             if players and vm.check_ends():
                 return True  # a turn boundary: the game may have ended
             it = fr.env[slot]
-            xs, alive = it[0], vm.w.alive
+            w = vm.w
+            xs, alive = it[0], w.alive
             while it[1] < len(xs):
                 x = xs[it[1]]
                 it[1] += 1
                 if players and not alive[x]:
                     continue  # players knocked out during the loop miss their turn
+                w.work -= 1
+                if w.work < 0:
+                    charge(w, 0, span)
                 fr.env[var] = x
                 fr.pc += 1
                 return None
@@ -127,12 +142,19 @@ class FlowCompiler(OpEmitter):
         self.emit(code, "break", s.span, brk)
 
     def s_While(self, code, s):
-        test = self.x(s.cond)
+        test, span = self.x(s.cond), s.span
         head = len(code.ops)
         exit_ref = [0]
 
         def check(vm, fr):
-            fr.pc = fr.pc + 1 if test(vm.w, fr.env) else exit_ref[0]
+            w = vm.w
+            if not test(w, fr.env):
+                fr.pc = exit_ref[0]
+                return
+            w.work -= 1
+            if w.work < 0:
+                charge(w, 0, span)
+            fr.pc += 1
         self.loop_body(code, s, "while", check, head, exit_ref)
 
     def s_Repeat(self, code, s):
@@ -144,10 +166,15 @@ class FlowCompiler(OpEmitter):
         self.emit(code, "repeat", s.span, init)
         head = len(code.ops)
         exit_ref = [0]
+        span = s.span
 
         def check(vm, fr):
             if fr.env[slot] > 0:
                 fr.env[slot] -= 1
+                w = vm.w
+                w.work -= 1
+                if w.work < 0:
+                    charge(w, 0, span)
                 fr.pc += 1
             else:
                 del fr.env[slot]
@@ -155,7 +182,15 @@ class FlowCompiler(OpEmitter):
         self.loop_body(code, s, "repeat-next", check, head, exit_ref, slot)
 
     def s_Loop(self, code, s):
-        self.loop_body(code, s, "loop", None, len(code.ops), [0])
+        span = s.span
+
+        def turn(vm, fr):
+            w = vm.w
+            w.work -= 1
+            if w.work < 0:
+                charge(w, 0, span)
+            fr.pc += 1
+        self.loop_body(code, s, "loop", turn, len(code.ops), [0])
 
     def in_place_Walk(self, s) -> bool:
         """A walk on a track with no `on pass` or `on land` trigger is straight: nothing
@@ -194,7 +229,7 @@ class FlowCompiler(OpEmitter):
         getter = self.x(s.target)
         count, direction = self.x(s.count), self.x(s.direction)
         mover = self.x(s.target.obj) if getattr(s.target, "obj", s.target).note.type == PLAYER else None
-        slot = f"#walk{next(_uid)}"
+        slot, span = f"#walk{next(_uid)}", s.span
         on_pass = self.p.triggers_ref(("pass", board))
         on_land = self.p.triggers_ref(("land", board))
         step_space, walk_to = self.p.step_space, self.p.walk_to
@@ -210,6 +245,7 @@ class FlowCompiler(OpEmitter):
 
         def step(vm, fr):
             w, env = vm.w, fr.env
+            _step_work(w, span)
             st = env[slot]
             if st[0] <= 0:
                 return _land(vm, fr, slot, getter, on_land, inlined)
@@ -286,6 +322,7 @@ class FlowCompiler(OpEmitter):
 
         def step(vm, fr):
             w, env = vm.w, fr.env
+            _step_work(w, span)
             st = env[slot]
             if st[0] <= 0:
                 return _land(vm, fr, slot, getter, on_land, inlined)

@@ -17,8 +17,9 @@ compilers make), each decision is the op its compiler makes (`offer_K`), and eac
 is compiled in place, framed or run as a straight rule's stretch exactly where the op
 list does. So it plays the same games: the same statements run in the same order on the same values, the end conditions
 are looked at at the same turn boundaries and decisions, and a failure names the same
-statement. Only the unit of the step limit differs (ops there, loop turns and resumptions
-here). A Python generator can't be copied: a fast Machine with a rule under way refuses
+statement, and the work budget is charged the same units in the same places (a loop's
+turn, a walk's step, a call: budget.py), so a step that does too much fails at the same
+statement either way. A Python generator can't be copied: a fast Machine with a rule under way refuses
 `clone()` (Machine.clone); search agents, the OpenSpiel adapter and the API run op lists.
 
 A walk with `on pass` or `on land` triggers, or on a graph board (where it may stop for
@@ -232,9 +233,8 @@ class _Whole(_Stretch):
         init, step = map(self.const, self.e.walk_ops(s))
         k = self.at(s.span)
         lines += [f"{pad}_at = {k}", f"{pad}{init}(vm, fr)", f"{pad}fr.pc = 0",
-                  f"{pad}while fr.pc == 0:  # a step moves pc on once the walk has landed (flow.py)"]
-        self.tick(lines, k, depth + 1)
-        lines.append(f"{inner}if {step}(vm, fr) is not None:")
+                  f"{pad}while fr.pc == 0:  # a step (a unit of work) moves pc on once the walk has landed (flow.py)",
+                  f"{inner}if {step}(vm, fr) is not None:"]
         self.pause(lines, inner + "    ")
 
     def w_Break(self, lines, s, depth):

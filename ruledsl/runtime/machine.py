@@ -17,7 +17,6 @@ from .streams import KeyedStreams
 
 MAX_DEPTH = 200
 PUSHED = "pushed"  # what an op returns after pushing a frame (calling a rule)
-DEFAULT_MAX_OPS = 20_000_000
 
 
 class Frame(msgspec.Struct):
@@ -116,10 +115,11 @@ def copy_value(value):
 
 
 class Machine:
-    def __init__(self, program, n_players: int, chance, listener=None, max_ops: int = DEFAULT_MAX_OPS,
-                 fast: bool = False):
+    def __init__(self, program, n_players: int, chance, listener=None, fast: bool = False,
+                 game_work: int = GAME_WORK):
         """With `fast`, each rule that has a generator (compile/whole.py) runs as one, a
-        whole rule at a time; such a game can't be cloned while a rule is under way."""
+        whole rule at a time; such a game can't be cloned while a rule is under way.
+        `game_work`: the work units the whole game may spend (budget.py)."""
         if not program.min_players <= n_players <= program.max_players:
             raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
                              f"not {n_players}")
@@ -133,11 +133,10 @@ class Machine:
         self.pending: Decision | None = None
         self.result: Result | None = None
         self.steps = 0
-        self.ops = 0
-        self.max_ops = max_ops
+        self.game_work = game_work
         self.fast = fast
         self.wholes = False  # whether a rule ran as a generator (a fast Machine's, compile/whole.py)
-        self.spent = 0  # work units spent by the steps so far (budget.py), against GAME_WORK
+        self.spent = 0  # work units spent by the steps so far (budget.py), against game_work
         self.ends_false_at = -1  # the World version at which every end condition was false
         attach = getattr(chance, "attach", None)
         if attach is not None:
@@ -185,6 +184,10 @@ class Machine:
         depth = self.frames[-1].depth + inlined + 1
         if depth > MAX_DEPTH:
             raise GameRuntimeError(code.span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
+        w = self.w
+        w.work -= 1  # a call costs a unit of work (budget.py), as a straight rule's does
+        if w.work < 0:
+            charge(w, 0, code.span)
         self.frames.append(Frame(code, 0, env, result, None, depth))
         return PUSHED
 
@@ -193,14 +196,16 @@ class Machine:
 
         The inner loop runs one frame's ops while that frame stays on top. An op
         returns None to go on, PUSHED after calling a rule, and True to pause (a
-        decision) or stop (the end of the game).
+        decision) or stop (the end of the game). Nothing is counted here: what can
+        repeat (a loop's turn, a walk's step, a call) costs work where it runs, the same
+        on a fast Machine as on op lists (budget.py).
         """
         frames = self.frames
-        count = 0
-        if self.spent > GAME_WORK:
+        if self.spent > self.game_work:
             self.finish("step limit: too much work in one game", by_rule=False)
             return
-        self.w.work = STEP_WORK  # each step has its own work budget (budget.py)
+        w = self.w
+        w.work = STEP_WORK  # each step has its own work budget (budget.py)
         try:
             while self.result is None:
                 if not frames:
@@ -212,28 +217,18 @@ class Machine:
                     it = fr.it = fr.code.whole(self, fr)
                     self.wholes = True
                 if it is not None:  # a whole rule: it goes on to its next decision, call or end
-                    count += 1
                     if next(it, None) is None:
                         frames.pop()
                     elif frames[-1] is fr:
                         return  # a decision is pending, or the game is over
-                    if count > 4096:  # the step limit and the work budget are looked at in batches
-                        over, count = self.batch(count, fr.code.span), 0
-                        if over:
-                            return
                     continue
                 ops = fr.code.ops
                 n = len(ops)
                 while fr.pc < n:
-                    count += 1
                     if ops[fr.pc](self, fr) is not None:
                         if frames[-1] is not fr:
                             break  # the op called a rule (it returned PUSHED)
                         return  # a decision is pending, or the game is over
-                    if count > 4096:
-                        over, count = self.batch(count, fr.code.spans[min(fr.pc, len(fr.code.spans) - 1)]), 0
-                        if over:
-                            return
                 else:
                     frames.pop()
         except GameRuntimeError:
@@ -243,18 +238,7 @@ class Machine:
         except RUNTIME_FAILURES as err:
             raise GameRuntimeError(fr.code.spans[fr.pc], "R000", failure_message(err)) from None
         finally:
-            self.ops += count
-            self.spent += STEP_WORK - self.w.work + count  # the ops of the last batch count too
-
-    def batch(self, count, span) -> bool:
-        """Charges a batch of `count` ops (or resumptions of whole rules) to the step's work
-        budget; past the game's step limit, ends the game and says so."""
-        self.ops += count
-        charge(self.w, count, span)
-        if self.ops > self.max_ops:
-            self.finish("step limit: too many rule steps", by_rule=False)
-            return True
-        return False
+            self.spent += STEP_WORK - w.work
 
     def decide(self, decision: Decision):
         """Called by a decision op: first the end conditions, then a pause."""

@@ -196,6 +196,33 @@ rule flow() {
     assert errors[0] == errors[1] == ("R003", 6, 13)
 
 
+def test_a_step_runs_out_of_work_at_the_same_turn_of_the_same_loop(tmp_path):
+    """The work budget counts a loop's turns and the calls (budget.py), not ops or
+    resumptions: a loop that stops pausing fails with R010 at itself after as many turns
+    whichever way it runs (op lists once counted each op, so they failed after half as many turns, at another statement)."""
+    text = """shared { n: int = 0 }
+rule pick() { choose k from 1..2 by seat(0) }
+rule flow() {
+  pick()
+  loop {
+    if n < 3 { pick() }
+    n += 1
+  }
+}
+"""
+    program = text_program(tmp_path, text)
+    ends = []
+    for fast in (False, True):
+        m = Machine(program, 2, FixedChance(), fast=fast)
+        with pytest.raises(GameRuntimeError) as err:
+            while True:
+                m.choose("1")
+        d = err.value.diagnostic
+        ends.append((d.code, d.span.line, d.span.col, m.steps, m.w.shared["n"]))
+    assert ends[0] == ends[1]
+    assert ends[0][:4] == ("R010", 6, 3, 4) and ends[0][4] > 900_000
+
+
 def test_rules_calling_each_other_too_deep_fail_after_as_many_decisions(tmp_path):
     text = """rule flow() { loop { deeper() } }
 rule deeper() {

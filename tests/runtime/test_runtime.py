@@ -43,10 +43,26 @@ rule flow() { choose s from neighbors(seat(0).at) by seat(0) as "go"  seat(0).at
     assert m.pending.labels == ["north", "south"]
 
 
-def test_a_runaway_loop_ends_by_the_step_limit_not_forever(tmp_path):
-    m = run_text(tmp_path, "shared { n: int = 0 }\nrule flow() { loop { n += 1 } }", max_ops=5000)
-    assert m.result.reason.startswith("step limit")
+def test_a_runaway_loop_fails_its_step_at_the_loop_not_forever(tmp_path):
+    with pytest.raises(GameRuntimeError) as info:
+        run_text(tmp_path, "shared { n: int = 0 }\nrule flow() {\n  loop { n += 1 } }")
+    assert info.value.diagnostic.code == "R010"
+    assert (info.value.diagnostic.span.line, info.value.diagnostic.span.col) == (4, 3)  # after the game line
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_game_of_endless_decisions_ends_by_the_step_limit(tmp_path, fast):
+    """Each turn of the loop and each call costs a unit (budget.py): set-up spends 2 (a
+    turn, a call), then every two choices 3 more, so 20 choices have spent 32 of 30 and
+    the 21st is taken but its step never runs; the same on a fast Machine as on op lists."""
+    text = ("shared { n: int = 0 }\nrule pick() { choose x from [1, 2] by seat(0) as \"x\"  n += x }\n"
+            "rule flow() { loop { pick() pick() } }")
+    m = run_text(tmp_path, text, fast=fast, game_work=30)
+    while m.result is None:
+        m.choose("1")
+    assert m.result.reason == "step limit: too much work in one game"
     assert not m.result.by_rule and m.result.winners == []
+    assert m.steps == 21 and m.w.shared["n"] == 20 and m.spent == 32
 
 
 def test_runaway_recursion_is_a_clear_runtime_error(tmp_path):

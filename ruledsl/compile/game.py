@@ -313,11 +313,15 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
         (where the rule returns to in an op list; None: a generated rule's, whole.py) and a
         frame pushed for the rule called."""
         rule, args, rules = call_expr.name, self.arguments(call_expr, s.span), self.p.rules
-        inlined = len(self.inlining)
+        inlined, span = len(self.inlining), s.span
         self.framed.append(rule)
 
         def push(vm, fr):
-            env = args(vm.w, fr.env)
+            w = vm.w
+            env = args(w, fr.env)
+            w.work -= 1  # as every call: its arguments, then its unit of work (budget.py)
+            if w.work < 0:
+                budget.charge(w, 0, span)
             if result is not None:
                 fr.env[result] = None
             if back is not None:

@@ -23,6 +23,7 @@ import itertools
 
 import msgspec
 
+from ..budget import charge
 from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
@@ -187,9 +188,13 @@ class InlineCompiler(OpEmitter):
         return [*binds, enter, *renamed(rule.body, names, suffix)]
 
     def s_Enter(self, code, s):
-        span, level = self.m.rules[s.rule].span, s.level
+        span, level, site = self.m.rules[s.rule].span, s.level, s.span
 
         def enter(vm, env):
+            w = vm.w
+            w.work -= 1  # as every call: its arguments, then its unit of work (budget.py)
+            if w.work < 0:
+                charge(w, 0, site)
             if vm.frames[-1].depth + level > MAX_DEPTH:
                 raise GameRuntimeError(span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
         self.simple(code, s, enter)

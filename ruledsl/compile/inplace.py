@@ -10,7 +10,8 @@ and every value it needs is passed in its namespace.
 
 What the ops would have done, the stretch does too:
 - a Python failure is a runtime error at the statement or condition that failed;
-- each turn of a loop and each call of a straight rule costs one unit of work;
+- each turn of a loop and each call of a straight rule costs one unit of work (after
+  its arguments, as a call compiled in place or with a frame of its own does);
 - a loop over players looks at the end conditions before each turn and after the last
   (turn boundaries); the end of the game there, or at an `end`, stops the stretch
   (GameOver) and the op pauses the Machine for good;
@@ -194,8 +195,10 @@ class _Stretch:
                 f"    {reference}(vm, env)"]
 
     def t_Enter(self, s):
-        """The depth limit (R004): past it, the statement's own effect raises the error."""
-        return [f"if vm.frames[-1].depth > {MAX_DEPTH - s.level}:",
+        """The call's unit of work (its site is the statement's span), then the depth limit
+        (R004): past it, the statement's own effect raises the error."""
+        return ["w.work -= 1", "if w.work < 0:", "    _charge(w, 0, _spans[_at])",
+                f"if vm.frames[-1].depth > {MAX_DEPTH - s.level}:",
                 f"    {self.const(self.e.leaf(self.code, s))}(vm, env)"]
 
     def test(self, lines, e, pad):
@@ -220,9 +223,10 @@ class _Stretch:
         run = self.const(self.e.straight_run(self.code, s.call.name))
         args = self.const(self.e.arguments(s.call, s.span))
         k = self.at(s.span)
-        lines.append(f"{'    ' * depth}_at = {k}")
-        self.tick(lines, k, depth)
-        lines.append(f"{'    ' * depth}{run}(vm, {args}(w, env))")
+        pad = "    " * depth
+        lines += [f"{pad}_at = {k}", f"{pad}_args = {args}(w, env)"]
+        self.tick(lines, k, depth)  # as every call: its arguments, then its unit of work (budget.py)
+        lines.append(f"{pad}{run}(vm, _args)")
 
     def g_If(self, lines, s, depth):
         """Each condition is tested in turn (an `elif` is an `else:` holding an `if`)."""

@@ -11,7 +11,7 @@ import copy
 
 import msgspec
 
-from ..budget import GAME_WORK, STEP_WORK, charge
+from ..budget import GAME_WORK, STEP_WORK
 from ..errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
 from .streams import KeyedStreams
 
@@ -184,10 +184,6 @@ class Machine:
         depth = self.frames[-1].depth + inlined + 1
         if depth > MAX_DEPTH:
             raise GameRuntimeError(code.span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
-        w = self.w
-        w.work -= 1  # a call costs a unit of work (budget.py), as a straight rule's does
-        if w.work < 0:
-            charge(w, 0, code.span)
         self.frames.append(Frame(code, 0, env, result, None, depth))
         return PUSHED
 

@@ -189,3 +189,16 @@ def test_a_zone_per_card_holds_what_lies_on_each_card(tmp_path):
     third = m.program.cardset_ids["unit"][2]
     assert [m.program.cards[c].label for c in m.w.zones[("gear", third)]] == ["+4", "+3"]
     assert m.program.def_bodies["strength"][0](m.w, third) == 2 + 4 + 3
+
+
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("form, rules", [
+    ("straight, run in a stretch", "rule r() { n += 1 }\nrule flow() { r() r() choose x from [1, 2] by seat(0) }"),
+    ("compiled in place", "rule r() { n += 1  choose x from [1, 2] by seat(0) }\nrule flow() { r() }"),
+    ("with a frame", "rule r() { n += 1  choose x from [1, 2] by seat(0) }\nrule flow() { r() r() }"),
+])
+def test_every_call_costs_one_unit_of_work_whatever_it_compiles_to(tmp_path, form, rules, fast):
+    """How a call is compiled depends on the rule and on how the game is compiled, never
+    the work it costs (budget.py): the flow's calls up to the first decision, one unit each."""
+    m = run_text(tmp_path, "shared { n: int = 0 }\n" + rules, fast=fast)
+    assert m.pending is not None and m.spent == m.w.shared["n"]

@@ -21,17 +21,18 @@ class Game(msgspec.Struct, frozen=True):
         return self.loaded.rules_sha256
 
 
-def load_game(path: str, files: dict | None = None, fuse: bool = True) -> Game:
+def load_game(path: str, files: dict | None = None, fuse: bool = True, chance_apart: bool = False) -> Game:
     """Raises errors.RuleError with every diagnostic of the first stage that failed.
 
     `files` (path -> text) loads from those texts only, never from disk (recorded
     rules); `fuse=False` compiles every statement to an op of its own, so a trace
-    can name each statement (see explain.py)."""
-    return build_game(load(path, files), fuse)
+    can name each statement (see explain.py); `chance_apart=True` lets a chance source
+    pause a step where it asks for chance (compile_game; the OpenSpiel adapter's)."""
+    return build_game(load(path, files), fuse, chance_apart)
 
 
-def build_game(loaded: Loaded, fuse: bool = True) -> Game:
+def build_game(loaded: Loaded, fuse: bool = True, chance_apart: bool = False) -> Game:
     """check -> compile of loaded (maybe hand-merged) declarations."""
     model = check(loaded)
-    program = compile_game(model, loaded.path, loaded.sources, fuse=fuse)
+    program = compile_game(model, loaded.path, loaded.sources, fuse=fuse, chance_apart=chance_apart)
     return Game(path=loaded.path, loaded=loaded, program=program, model=model)

@@ -84,14 +84,15 @@ def choose_labels(machine, labels) -> list:
     return asked
 
 
-def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None, fast=False):
+def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None, fast=False,
+                **load_kw):
     """Plays a game like `ruledsl play --record` does; returns (machine, transcript text).
 
     `scripts` maps seats of kind "scripted" to their labels; `max_steps` stops the game
     after that many decisions, as `--max-steps` does; `fast` runs whole rules as
-    generators (Machine).
+    generators (Machine); `load_kw` goes to load_game (e.g. chance_apart).
     """
-    game = load_game(path)
+    game = load_game(path, **load_kw)
     kinds = kinds or ["random"] * players
     scripts = scripts or {}
     agents = [make_agent(kind, seat, seed, scripts.get(seat)) for seat, kind in enumerate(kinds)]

@@ -9,6 +9,7 @@ import itertools
 
 from .. import budget
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
+from ..runtime.machine import ChancePause
 from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .decide import DecisionCompiler
@@ -22,21 +23,24 @@ from .watch import ends_read, zones_watched
 from .whole import whole_rules
 
 
-def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True, watch: bool = True) -> Program:
+def compile_game(model, path: str, sources: dict | None = None, fuse: bool = True, watch: bool = True,
+                 chance_apart: bool = False) -> Program:
     """Raises RuleError when a card set's rows or label can't be fixed (E401, E402) or an
     expression is too deep for the code generator (E403).
 
     With `fuse`, consecutive straight-line statements run as one op (fast); without,
     each statement is an op of its own (for tracing which statement wrote what). With
     `watch`, only writes of what the end conditions read mark the World changed
-    (watch.py); without, every write does."""
+    (watch.py); without, every write does. With `chance_apart`, each statement that may
+    ask for chance is an op of its own that asks before it changes anything (OpEmitter),
+    so that a chance source may pause the Machine there (Machine.resume)."""
     try:
-        return _compile_game(model, path, sources, fuse, watch)
+        return _compile_game(model, path, sources, fuse, watch, chance_apart)
     except RuleError as err:
         raise RuleError(err.diagnostics, {**(sources or {}), **err.sources}) from None
 
 
-def _compile_game(model, path, sources, fuse, watch) -> Program:
+def _compile_game(model, path, sources, fuse, watch, chance_apart) -> Program:
     prog = Program(title=model.title, path=path, min_players=model.min_players, max_players=model.max_players)
     prog.ends_read = ends_read(model) if watch else None
     prog.zones_watched = zones_watched(prog.ends_read)
@@ -50,11 +54,11 @@ def _compile_game(model, path, sources, fuse, watch) -> Program:
     errors = _cards(model, prog, ex)  # after defs: card labels may call them
     if errors:
         raise RuleError(errors, sources)
-    sc = StmtCompiler(model, prog, ex, fuse)
+    sc = StmtCompiler(model, prog, ex, fuse, chance_apart)
     for (kind, board), trig in model.triggers.items():
         prog.triggers[(kind, board)] = sc.code(f"on {kind} {board}", trig, trig.body)
     prog.rules.update(sc.rule_codes())
-    if fuse:  # the rules' generators are made when a fast Machine first runs the game
+    if fuse and not chance_apart:  # the rules' generators are made when a fast Machine first runs the game
         prog.make_whole = lambda: whole_rules(sc, prog, model)
     for end in model.ends:
         prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span,
@@ -343,13 +347,38 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
         count = self.x(s.count) if s.count is not None else None
         src, dst = self.x(s.source), self.x(s.dest)
 
-        span = s.span
+        span, apart = s.span, self.chance_apart
 
         def draw(vm, env):
             w = vm.w
             a, b = src(w, env), dst(w, env)
+            n = count(w, env) if count else len(w.zones[a])
+            if apart and self.p.zones[a[0]].refill is not None and getattr(vm.chance, "mark", None) is not None:
+                undoable(vm, a, b, n)
+            else:
+                move(vm, a, b, n)
+
+        def undoable(vm, a, b, n):
+            """A refill's shuffle may pause the Machine half-way (ChancePause): the cards
+            moved go back and the outcomes taken are given back, so the op runs again whole."""
+            w, chance = vm.w, vm.chance
+            keys = {a, b, (self.p.zones[a[0]].refill, None)}
+            saved = {k: w.zones[k][:] for k in keys}
+            version, work, mark = w.version, w.work, chance.mark()
+            try:
+                move(vm, a, b, n)
+            except ChancePause:
+                for k, cards in saved.items():
+                    w.zones[k] = cards
+                    for c in cards:
+                        w.loc[c] = k
+                w.version, w.work = version, work
+                chance.rewind(mark)
+                raise
+
+        def move(vm, a, b, n):
+            w = vm.w
             zones = w.zones
-            n = count(w, env) if count else len(zones[a])
             for _ in range(n):
                 if not zones[a] and not self.refill(vm, a):
                     break

@@ -10,6 +10,10 @@ from .watch import watched, writes
 
 INLINE_DEPTH = 16  # straight rules calling straight rules: at most this deep is run in place
 RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
+# The statements that may ask for chance: a roll, a shuffle, a draw (from a zone that
+# refills, by shuffling). Compiled apart (compile_game's chance_apart), each asks before it
+# changes anything (a draw undoes its moves if paused half-way), so it may be run again.
+CHANCE = (ast.Roll, ast.Shuffle, ast.Draw)
 
 
 def _goto(target):
@@ -23,9 +27,10 @@ class OpEmitter:
     (the subclasses: flow.FlowCompiler, decide.DecisionCompiler and
     game.StmtCompiler, which has the straight statements and calls)."""
 
-    def __init__(self, model, prog, ex, fuse: bool = True):
+    def __init__(self, model, prog, ex, fuse: bool = True, chance_apart: bool = False):
         self.m, self.p, self.x = model, prog, ex
         self.fuse = fuse
+        self.chance_apart = chance_apart  # statements that may ask for chance are ops of their own
         self.collecting: list | None = None  # where simple() puts an effect (see leaf)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.straight: set | None = None  # the straight rules (straight_rules), found on first use
@@ -83,6 +88,8 @@ class OpEmitter:
         statement whose compiler's `in_place_K` says that it is straight in this game."""
         if isinstance(s, ast.CallStmt):
             return self.fuse and straight_rule(s.call.name)
+        if self.chance_apart and isinstance(s, CHANCE):
+            return False  # its own op (block), and so never in a stretch, a straight rule or a simple if
         if s.compound:
             return self.fuse and depth < MAX_NESTING and all(
                 self.runs_in_place(t, straight_rule, depth + 1) for body in s.bodies() for t in body)
@@ -127,7 +134,10 @@ class OpEmitter:
                 continue
             self.simple_run(code, run)
             run = []
-            getattr(self, "s_" + type(s).__name__)(code, s)
+            if self.chance_apart and isinstance(s, CHANCE):
+                self.simple_run(code, [s])  # an op that asks for chance before it changes anything
+            else:
+                getattr(self, "s_" + type(s).__name__)(code, s)
         self.simple_run(code, run)
 
     def simple_run(self, code, stmts):

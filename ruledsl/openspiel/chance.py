@@ -1,12 +1,13 @@
-"""The OpenSpiel adapter's explicit chance: a rule step re-run with the outcomes known
-so far stops (NeedChance) at the first roll or shuffle it has none for; a roll is a
-chance node per die, a shuffle one card per node."""
+"""The OpenSpiel adapter's explicit chance: a rule step stops (NeedChance) at the first
+roll or shuffle it has no outcome for, and goes on from there (or, at set-up and in a
+simultaneous game, is run again from its start) once it has; a roll is a chance node
+per die, a shuffle one card per node."""
 from __future__ import annotations
 
-from ..syntax import ast
+from ..runtime.machine import ChancePause
 
 
-class NeedChance(Exception):
+class NeedChance(ChancePause):
     """A rule step asked for a roll or shuffle whose outcome is not known yet."""
 
     def __init__(self, event):
@@ -38,6 +39,13 @@ class ScriptedChance:
         other.used = self.used
         return other
 
+    def mark(self) -> int:
+        """Where an op that may pause half-way starts taking outcomes (ChancePause)."""
+        return self.used
+
+    def rewind(self, mark: int):
+        self.used = mark
+
 
 def event_nodes(event) -> int:
     """How many chance nodes an event takes."""
@@ -57,13 +65,3 @@ def event_outcome(event, picks) -> list:
     for a in picks:
         order.append(left.pop(a))
     return order + left
-
-
-def chance_after_setup(game) -> bool:
-    """Whether a rule step after set-up may ask for chance: a roll or shuffle in a rule other
-    than `setup` or in a trigger, or a draw in a game with a zone that refills (by
-    shuffling). A step of a game without may run on its machine in place (Play.run_step)."""
-    refills = any(z.refill for z in game.program.zones.values())
-    bodies = [r for name, r in game.model.rules.items() if name != "setup"] + list(game.model.triggers.values())
-    return any(isinstance(node, (ast.Roll, ast.Shuffle)) or (refills and isinstance(node, ast.Draw))
-               for node in ast.walk(bodies))

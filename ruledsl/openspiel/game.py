@@ -10,8 +10,8 @@ Also registered with pyspiel as `python_ruledsl`:
 The model, in short (docs/agents.md#openspiel has it in full): every decision
 is a player node of its seat, a sealed choice hidden from the other seats'
 information states; chance is explicit (a die per chance node, a shuffle one
-card per node; a rule step is re-run with the outcomes known so far, and stops
-at the first roll or shuffle it has none for); action ids are stable per game
+card per node; a rule step stops at the first roll or shuffle it has no outcome
+for, and goes on from there once it has); action ids are stable per game
 (the sorted labels the game can offer, then hashed ids); information states are
 hash chains over the seat's views (openspiel_info.py); returns are "win"
 (winners share +1, the others -1) or "score" (score minus the mean score).
@@ -31,8 +31,7 @@ from ..pipeline import load_game as load_ruledsl
 from ..play.mcts import shares
 from ..runtime.machine import Machine
 from ..syntax import ast
-from .chance import (NeedChance, ScriptedChance, chance_after_setup, event_nodes, event_outcome,  # noqa: F401
-                     node_outcomes)
+from .chance import NeedChance, ScriptedChance, event_nodes, event_outcome, node_outcomes
 from .info import SeatObserver, Seen
 from .sim import play_run, sealed_run
 
@@ -106,7 +105,7 @@ class RuledslGame(pyspiel.Game):
     def __init__(self, params=None):
         params = dict(params or {})
         self.path = str(params.get("game", ""))
-        self.ruledsl = load_ruledsl(self.path)
+        self.ruledsl = load_ruledsl(self.path, chance_apart=True)  # a step may pause for chance
         program = self.program = self.ruledsl.program
         self.players = int(params.get("players") or program.min_players)
         if not program.min_players <= self.players <= program.max_players:
@@ -128,9 +127,9 @@ class RuledslGame(pyspiel.Game):
         params = {"game": self.path, "players": self.players, "returns": self.returns_mode,
                   "max_steps": self.max_steps, "simultaneous": self.simultaneous}
         self.no_move = len(self.labels) + OVERFLOW  # a seat outside a simultaneous node's run
-        # a step may change its machine in place (not on a copy): it can't stop for chance
-        # half-way, and no simultaneous run keeps the machines between its members
-        self.in_place = not self.simultaneous and not chance_after_setup(self.ruledsl)
+        # a step may change its machine in place (not on a copy), pausing where it asks for
+        # chance; not in a simultaneous game, whose runs keep the machines between members
+        self.in_place = not self.simultaneous
         super().__init__(GAME_TYPE_SIMULTANEOUS if self.simultaneous else GAME_TYPE, info, params)
 
     def new_initial_state(self):
@@ -166,12 +165,17 @@ class Play:
     deep copy is cheap: the copies share the machine, and neither changes it after that
     (a step of a shared machine runs on a clone). A step of a machine a Play holds alone
     runs on it in place when the game allows (RuledslGame.in_place): no copy per step,
-    which is what a playout (OpenSpiel's MCTS, an RL loop) mostly does."""
+    which is what a playout (OpenSpiel's MCTS, an RL loop) mostly does. Such a step
+    stops where it asks for chance (`paused`: the op that asked changed nothing) and goes
+    on from there with the outcome. Set-up, and the steps of a simultaneous game, are
+    run again from their start with the outcomes known so far instead."""
 
     def __init__(self, game):
         self.g = game
         self.machine = None  # the live machine, at a decision or the end
         self.base = None  # while chance is pending: the machine before the step (None: set-up)
+        self.paused = None  # or the machine stopped in the step where it asked for chance (in place)
+        self.halfway = None  # the machine stopped for chance, in place or not (shown by text())
         self.step_index = None  # the decision index the step applies (None: set-up)
         self.told = None  # what the step's chooser did, kept while the step waits for chance
         self.events: list = []  # outcomes of the step's finished chance events
@@ -193,33 +197,54 @@ class Play:
         return other
 
     def run_step(self, told):
-        """Runs the pending step from its start with the chance outcomes known so far.
-        `told`: what its chooser did (None when chance goes on with the same step)."""
+        """Runs the pending step: on from where it paused for chance, in place, or from its
+        start with the chance outcomes known so far. `told`: what its chooser did (None
+        when chance goes on with the same step)."""
         if told is not None:
             self.told = told
-        chance = ScriptedChance(self.events)
         index, events = self.step_index, self.events
+        machine = None
         try:
-            if self.base is None and index is None:
-                machine = Machine(self.g.program, self.g.players, chance)
+            if self.paused is not None:
+                machine = self.go_on(events[-1])
+            elif self.base is None and index is None:
+                machine = Machine(self.g.program, self.g.players, ScriptedChance(events))
                 self.owned = True
-            elif self.owned and self.g.in_place and self.base is self.machine:
-                machine = self.base
-                self.seen.detach()  # its views, if still wanted, are made again by a replay
+            elif self.g.in_place:
+                machine = self.paused = self.own(self.base, ScriptedChance())
                 machine.choose_index(index)
             else:
-                machine = self.base.clone(chance=chance)
+                machine = self.base.clone(chance=ScriptedChance(events))
                 self.owned = True
                 machine.choose_index(index)
         except NeedChance as need:
-            self.event, self.picks = need.event, []
+            self.event, self.picks, self.halfway = need.event, [], machine or self.paused
             return
+        self.paused = self.halfway = None
         self.machine, self.base, self.step_index, self.events, self.event = machine, None, None, [], None
         told, self.told = self.told, None
         self.world_text = None
         if machine.pending is not None and machine.steps >= self.g.max_steps:
             machine.stop_at_limit(f"step limit: {self.g.max_steps} decisions")
         self.remember(told, index, events)
+
+    def own(self, machine, chance):
+        """`machine` to step in place, with `chance` for the step: itself when this Play
+        holds it alone, else a copy."""
+        if self.owned:
+            if machine is self.machine:
+                self.seen.detach()  # its views, if still wanted, are made again by a replay
+            machine.chance = chance
+            return machine
+        self.owned = True
+        return machine.clone(chance=chance)
+
+    def go_on(self, outcome):
+        """The paused step, on from the op that asked for chance, with its outcome."""
+        machine = self.paused = self.own(self.paused, self.paused.chance.clone())
+        machine.chance.outcomes.append(outcome)
+        machine.resume()
+        return machine
 
     def remember(self, told, index=None, events=()):
         """Notes the step for the seats' information states; `told` is (chooser, label,
@@ -298,16 +323,18 @@ class Play:
         return self.event is None and self.machine.pending is None
 
     def text(self) -> str:
-        """The whole state as text (the World's JSON, made once per machine)."""
+        """The whole state as text (the World's JSON, made once per machine; at a chance
+        node, the World of the step so far)."""
         if self.machine is None:
             return f"set-up, chance outcomes {self.events} {self.picks}"
+        if self.halfway is not None:  # a step stopped for chance: its World so far
+            world = json.dumps(self.halfway.w.snapshot(), sort_keys=True, separators=(",", ":"))
+            return f"chance {self.events} {self.picks} in decision {self.halfway.steps}: {world}"
         if self.world_text is None:
             self.world_text = json.dumps(self.machine.w.snapshot(), sort_keys=True, separators=(",", ":"))
         status = "over" if self.is_terminal() else f"waiting for seat {self.machine.pending.seat}"
         if self.run:
             status = "waiting for seats " + ", ".join(str(m.seat) for m in self.run) + " at once"
-        if self.event is not None:
-            status = f"chance {self.events} {self.picks} after"
         return f"{status} after {self.machine.steps} decisions: {self.world_text}"
 
 

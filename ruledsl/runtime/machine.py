@@ -98,6 +98,15 @@ class RandomChance:
         return other
 
 
+class ChancePause(Exception):
+    """Raised by a chance source that doesn't know an outcome yet (the OpenSpiel adapter's,
+    where chance is a node of the game tree). It leaves the Machine's run; in a program
+    compiled with chance_apart (compile_game) the op that asked changed nothing, or undid
+    what it changed, so `resume()` runs it again once the source knows the outcome. Such
+    a source has `mark()` and `rewind(mark)`: what an op took from it before it paused is
+    given back."""
+
+
 def _deaf(kind, data):
     """The listener of a machine nobody listens to."""
 
@@ -187,8 +196,9 @@ class Machine:
         self.frames.append(Frame(code, 0, env, result, None, depth))
         return PUSHED
 
-    def run(self):
-        """Runs until a decision is pending or the game is over.
+    def run(self, fresh: bool = True):
+        """Runs until a decision is pending or the game is over; a step starts afresh,
+        with the work budget of a step, unless it goes on after a ChancePause.
 
         The inner loop runs one frame's ops while that frame stays on top. An op
         returns None to go on, PUSHED after calling a rule, and True to pause (a
@@ -197,11 +207,13 @@ class Machine:
         on a fast Machine as on op lists (budget.py).
         """
         frames = self.frames
-        if self.spent > self.game_work:
-            self.finish("step limit: too much work in one game", by_rule=False)
-            return
         w = self.w
-        w.work = STEP_WORK  # each step has its own work budget (budget.py)
+        if fresh:
+            if self.spent > self.game_work:
+                self.finish("step limit: too much work in one game", by_rule=False)
+                return
+            w.work = STEP_WORK  # each step has its own work budget (budget.py)
+        start = w.work
         try:
             while self.result is None:
                 if not frames:
@@ -234,7 +246,7 @@ class Machine:
         except RUNTIME_FAILURES as err:
             raise GameRuntimeError(fr.code.spans[fr.pc], "R000", failure_message(err)) from None
         finally:
-            self.spent += STEP_WORK - w.work
+            self.spent += start - w.work
 
     def decide(self, decision: Decision):
         """Called by a decision op: first the end conditions, then a pause."""
@@ -282,6 +294,15 @@ class Machine:
             if self.listening:
                 self.emit("settled", machine=self)
         return None
+
+    def resume(self):
+        """Goes on with the step a ChancePause stopped: the op that asked for chance runs
+        again, now that its source knows the outcome (ChancePause)."""
+        try:
+            self.run(fresh=False)
+        finally:
+            if self.listening:
+                self.emit("settled", machine=self)
 
     def clone(self, listener=None, chance=None) -> "Machine":
         """A game in progress, copied: moves on the copy leave this one alone, and the

@@ -196,6 +196,20 @@ rule flow() {
     assert errors[0] == errors[1] == ("R003", 6, 13)
 
 
+def failing(tmp_path, text, label) -> list:
+    """The game `text` played by choosing `label` until a rule fails, on op lists and on
+    a fast Machine: [(diagnostic, machine)] for each."""
+    program = text_program(tmp_path, text)
+    out = []
+    for fast in (False, True):
+        m = Machine(program, 2, FixedChance(), fast=fast)
+        with pytest.raises(GameRuntimeError) as err:
+            while True:
+                m.choose(label)
+        out.append((err.value.diagnostic, m))
+    return out
+
+
 def test_a_step_runs_out_of_work_at_the_same_turn_of_the_same_loop(tmp_path):
     """The work budget counts a loop's turns and the calls (budget.py), not ops or
     resumptions: a loop that stops pausing fails with R010 at itself after as many turns
@@ -210,15 +224,7 @@ rule flow() {
   }
 }
 """
-    program = text_program(tmp_path, text)
-    ends = []
-    for fast in (False, True):
-        m = Machine(program, 2, FixedChance(), fast=fast)
-        with pytest.raises(GameRuntimeError) as err:
-            while True:
-                m.choose("1")
-        d = err.value.diagnostic
-        ends.append((d.code, d.span.line, d.span.col, m.steps, m.w.shared["n"]))
+    ends = [(d.code, d.span.line, d.span.col, m.steps, m.w.shared["n"]) for d, m in failing(tmp_path, text, "1")]
     assert ends[0] == ends[1]
     assert ends[0][:4] == ("R010", 6, 3, 4) and ends[0][4] > 900_000
 
@@ -231,16 +237,9 @@ rule deeper() {
   deeper()
 }
 """
-    program = text_program(tmp_path, text)
-    steps = []
-    for fast in (False, True):
-        m = Machine(program, 2, FixedChance(), fast=fast)
-        with pytest.raises(GameRuntimeError) as err:
-            while True:
-                m.choose("2")
-        assert err.value.diagnostic.code == "R004"
-        steps.append(m.steps)
-    assert steps[0] == steps[1] > 150
+    (d_ops, ops), (d_fast, fast) = failing(tmp_path, text, "2")
+    assert d_ops.code == d_fast.code == "R004"
+    assert ops.steps == fast.steps > 150
 
 
 def test_a_walk_that_runs_triggers_goes_on_after_each_one(tmp_path):

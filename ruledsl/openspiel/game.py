@@ -241,7 +241,10 @@ class Play:
 
     def go_on(self, outcome):
         """The paused step, on from the op that asked for chance, with its outcome."""
-        machine = self.paused = self.own(self.paused, self.paused.chance.clone())
+        machine = self.paused
+        if not self.owned:  # a clone shares it: go on on a copy (its chance source copied too)
+            machine = self.paused = machine.clone()
+            self.owned = True
         machine.chance.outcomes.append(outcome)
         machine.resume()
         return machine

@@ -2,7 +2,8 @@
 import pytest
 
 from ruledsl.errors import GameRuntimeError
-from support import run_text
+from ruledsl.runtime.machine import ChancePause, Machine
+from support import FixedChance, run_text, text_program
 
 
 TRACK = '''
@@ -202,3 +203,83 @@ def test_every_call_costs_one_unit_of_work_whatever_it_compiles_to(tmp_path, for
     the work it costs (budget.py): the flow's calls up to the first decision, one unit each."""
     m = run_text(tmp_path, "shared { n: int = 0 }\n" + rules, fast=fast)
     assert m.pending is not None and m.spent == m.w.shared["n"]
+
+
+class PausingDice:
+    """A chance source that knows no roll until told (as the OpenSpiel adapter's): it
+    pauses the step (ChancePause) where the roll is asked for."""
+
+    def __init__(self):
+        self.known, self.used = [], 0
+
+    def roll(self, count, sides, what):
+        if self.used == len(self.known):
+            raise ChancePause(what)
+        self.used += 1
+        return [self.known[self.used - 1]]
+
+    def mark(self):
+        return self.used
+
+    def rewind(self, mark):
+        self.used = mark
+
+
+def test_a_step_paused_for_chance_goes_on_where_it_stopped_with_the_same_work_budget(tmp_path):
+    """Compiled with chance_apart, the roll is an op of its own: the step pauses there and
+    `resume()` goes on from it, not from the start of the step, and the pause leaves the
+    step's work as it was (a fresh budget would let a paused step run for ever)."""
+    text = """shared { before: int = 0  after: int = 0  total: int = 0 }
+rule flow() {
+  loop {
+    repeat 3 { before += 1 }
+    let r = roll d6
+    repeat 2 { after += 1 }
+    total += r
+    choose x from [1, 2] by seat(0)
+  }
+}
+"""
+    program = text_program(tmp_path, text, chance_apart=True)
+    dice = PausingDice()
+    usual = Machine(text_program(tmp_path, text), 2, FixedChance([4, 5]))
+    m = Machine.__new__(Machine)  # set-up pauses: build it as a Machine would, then run
+    with pytest.raises(ChancePause):
+        m.__init__(program, 2, dice)
+    assert m.w.shared["before"] == 3 and m.w.shared["after"] == 0 and m.pending is None
+    dice.known.append(4)
+    m.resume()
+    assert (m.w.shared["before"], m.w.shared["after"], m.w.shared["total"]) == (3, 2, 4)
+    assert m.pending is not None and m.spent == usual.spent
+    with pytest.raises(ChancePause):
+        m.choose("1")
+    dice.known.append(5)
+    m.resume()
+    usual.choose("1")
+    assert m.w.shared == usual.w.shared and m.spent == usual.spent and m.steps == usual.steps == 1
+
+
+def test_a_paused_step_keeps_its_work_budget_so_it_fails_where_an_unpaused_one_does(tmp_path, monkeypatch):
+    """600 loop turns before the roll and 600 after are more than a step may do (1,000
+    units here): paused at the roll or not, the step fails at the second loop."""
+    monkeypatch.setattr("ruledsl.runtime.machine.STEP_WORK", 1000)
+    text = """shared { n: int = 0 }
+rule flow() {
+  repeat 600 { n += 1 }
+  let r = roll d6
+  repeat 600 { n += r }
+  choose x from [1, 2] by seat(0)
+}
+"""
+    with pytest.raises(GameRuntimeError) as usual:
+        Machine(text_program(tmp_path, text), 2, FixedChance([1]))
+    dice = PausingDice()
+    m = Machine.__new__(Machine)
+    with pytest.raises(ChancePause):
+        m.__init__(text_program(tmp_path, text, chance_apart=True), 2, dice)
+    dice.known.append(1)
+    with pytest.raises(GameRuntimeError) as paused:
+        m.resume()
+    assert paused.value.diagnostic.code == usual.value.diagnostic.code == "R010"
+    assert paused.value.diagnostic.span == usual.value.diagnostic.span
+    assert paused.value.diagnostic.span.line == 6

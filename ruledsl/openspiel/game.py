@@ -165,10 +165,10 @@ class Play:
     deep copy is cheap: the copies share the machine, and neither changes it after that
     (a step of a shared machine runs on a clone). A step of a machine a Play holds alone
     runs on it in place when the game allows (RuledslGame.in_place): no copy per step,
-    which is what a playout (OpenSpiel's MCTS, an RL loop) mostly does. Such a step
-    stops where it asks for chance (`paused`: the op that asked changed nothing) and goes
-    on from there with the outcome. Set-up, and the steps of a simultaneous game, are
-    run again from their start with the outcomes known so far instead."""
+    which is what a playout (OpenSpiel's MCTS, an RL loop) mostly does. Such a step, and
+    set-up, stops where it asks for chance (`paused`: the op that asked changed nothing)
+    and goes on from there with the outcome. The steps of a simultaneous game run on a
+    copy, again from their start with the outcomes known so far."""
 
     def __init__(self, game):
         self.g = game
@@ -207,9 +207,10 @@ class Play:
         try:
             if self.paused is not None:
                 machine = self.go_on(events[-1])
-            elif self.base is None and index is None:
-                machine = Machine(self.g.program, self.g.players, ScriptedChance(events))
+            elif self.base is None and index is None:  # set-up, paused where it asks for chance
+                machine = self.paused = Machine(self.g.program, self.g.players, ScriptedChance(), start=False)
                 self.owned = True
+                machine.run()
             elif self.g.in_place:
                 machine = self.paused = self.own(self.base, ScriptedChance())
                 machine.choose_index(index)

@@ -125,10 +125,12 @@ def copy_value(value):
 
 class Machine:
     def __init__(self, program, n_players: int, chance, listener=None, fast: bool = False,
-                 game_work: int = GAME_WORK):
+                 game_work: int = GAME_WORK, start: bool = True):
         """With `fast`, each rule that has a generator (compile/whole.py) runs as one, a
         whole rule at a time; such a game can't be cloned while a rule is under way.
-        `game_work`: the work units the whole game may spend (budget.py)."""
+        `game_work`: the work units the whole game may spend (budget.py). With
+        `start=False` set-up waits for a call of `run()` (a chance source may pause it,
+        ChancePause, and the machine is there to `resume()`)."""
         if not program.min_players <= n_players <= program.max_players:
             raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
                              f"not {n_players}")
@@ -153,7 +155,8 @@ class Machine:
         self.frames.append(Frame(program.rules["flow"], 0, {}))
         if "setup" in program.rules:
             self.frames.append(Frame(program.rules["setup"], 0, {}, depth=2))
-        self.run()
+        if start:
+            self.run()
 
     # ------------------------------------------------------------ events
     def emit(self, kind, **data):

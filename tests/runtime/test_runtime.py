@@ -243,9 +243,9 @@ rule flow() {
     program = text_program(tmp_path, text, chance_apart=True)
     dice = PausingDice()
     usual = Machine(text_program(tmp_path, text), 2, FixedChance([4, 5]))
-    m = Machine.__new__(Machine)  # set-up pauses: build it as a Machine would, then run
+    m = Machine(program, 2, dice, start=False)
     with pytest.raises(ChancePause):
-        m.__init__(program, 2, dice)
+        m.run()  # set-up pauses at the roll
     assert m.w.shared["before"] == 3 and m.w.shared["after"] == 0 and m.pending is None
     dice.known.append(4)
     m.resume()
@@ -274,9 +274,9 @@ rule flow() {
     with pytest.raises(GameRuntimeError) as usual:
         Machine(text_program(tmp_path, text), 2, FixedChance([1]))
     dice = PausingDice()
-    m = Machine.__new__(Machine)
+    m = Machine(text_program(tmp_path, text, chance_apart=True), 2, dice, start=False)
     with pytest.raises(ChancePause):
-        m.__init__(text_program(tmp_path, text, chance_apart=True), 2, dice)
+        m.run()
     dice.known.append(1)
     with pytest.raises(GameRuntimeError) as paused:
         m.resume()

@@ -33,7 +33,8 @@ from ruledsl.play.divergence import Divergence, ReplayError  # noqa: E402
 from ruledsl.errors import GameRuntimeError, RuleError  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
 from ruledsl.play.replay import replay  # noqa: E402
-from ruledsl.runtime.machine import Machine, RandomChance  # noqa: E402
+from ruledsl.runtime.chance import ChancePause, RandomChance, ScriptedChance  # noqa: E402
+from ruledsl.runtime.machine import Machine  # noqa: E402
 from ruledsl.play.transcript import TranscriptError, TranscriptWriter, parse_lines  # noqa: E402
 
 EXPECTED = (RuleError, GameRuntimeError, Divergence, ReplayError, TranscriptError)
@@ -97,25 +98,37 @@ def run_mutant(path: Path, players_hint: int = 2) -> str | None:
         return f"check: {type(err).__name__}: {err}"
     prog = game.program
     n = max(prog.min_players, min(players_hint, prog.max_players))
-    played = [play_mutant(prog, n, fast) for fast in (False, True)]
-    for fast, outcome in zip(("", "fast "), played):
+    played = [play_mutant(prog, n, fast=True), play_mutant(prog, n)]
+    try:  # compiled with chance apart (as the OpenSpiel adapter loads it), pausing at each roll and shuffle
+        played.append(play_mutant(load_game(str(path), chance_apart=True).program, n, paused=True))
+    except EXPECTED as err:
+        return f"compiled apart: {type(err).__name__}: {err}"
+    for way, outcome in zip(("", "fast ", "paused "), played):
         if isinstance(outcome, str):
-            return f"{fast}play: {outcome}"
+            return f"{way}play: {outcome}"
     if played[0] != played[1]:  # whole rules as generators must play what the op lists play
         return f"fast play differs: {played[0]} != {played[1]}"
+    if played[2] != played[1]:  # and so must op lists paused for chance (Machine.resume)
+        return f"paused play differs: {played[2]} != {played[1]}"
     return None
 
 
-def play_mutant(prog, n: int, fast: bool):
+def play_mutant(prog, n: int, fast: bool = False, paused: bool = False):
     """How a few random decisions went: (steps, result, error code and place, digest), or
-    the text of an internal error."""
+    the text of an internal error. `paused`: the chance source pauses each step where it
+    asks for chance (ScriptedChance), then the step goes on with the outcome RandomChance(1)
+    draws for that roll or shuffle, as it draws it when not paused."""
     agents = [RandomAgent(s, 1) for s in range(n)]
     machine, error = None, None
     try:
-        machine = Machine(prog, n, RandomChance(1), fast=fast)
+        source = RandomChance(1)
+        machine = Machine(prog, n, ScriptedChance() if paused else source, fast=fast, start=False)
+        source.attach(machine)
+        pausing(machine, machine.run, source)
         while machine.pending is not None and machine.steps < 60:
             d = machine.pending
-            machine.choose_index(agents[d.seat].choose(None, d))
+            i = agents[d.seat].choose(None, d)
+            pausing(machine, lambda: machine.choose_index(i), source)
     except EXPECTED as err:
         d = getattr(err, "diagnostic", None)
         error = (type(err).__name__, d.code, d.span.where()) if d is not None else type(err).__name__
@@ -124,6 +137,19 @@ def play_mutant(prog, n: int, fast: bool):
     if machine is None:
         return 0, None, error, None
     return machine.steps, machine.result, error, machine.w.digest()
+
+
+def pausing(machine, step, source):
+    """Runs `step`; while it pauses for chance, gives the outcome `source` draws and goes on."""
+    while True:
+        try:
+            step()
+            return
+        except ChancePause as pause:
+            kind, *asked = pause.event
+            outcome = source.roll(*asked) if kind == "roll" else source.shuffle(list(asked[0]), asked[1])
+            machine.chance.outcomes.append(outcome)
+            step = machine.resume
 
 
 def mutants(count: int, seed: int, workdir: Path):

@@ -9,7 +9,7 @@ import itertools
 
 from .. import budget
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
-from ..runtime.machine import ChancePause
+from ..runtime.chance import ChancePause
 from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .decide import DecisionCompiler

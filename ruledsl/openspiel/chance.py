@@ -1,51 +1,8 @@
-"""The OpenSpiel adapter's explicit chance: a rule step stops (NeedChance) at the first
-roll or shuffle it has no outcome for, and goes on from there (or, at set-up and in a
-simultaneous game, is run again from its start) once it has; a roll is a chance node
-per die, a shuffle one card per node."""
+"""The OpenSpiel adapter's explicit chance: a rule step stops (runtime.chance's
+ScriptedChance raises ChancePause) at the first roll or shuffle it has no outcome for,
+and goes on from there (or, in a simultaneous game, is run again from its start) once
+it has; a roll is a chance node per die, a shuffle one card per node."""
 from __future__ import annotations
-
-from ..runtime.machine import ChancePause
-
-
-class NeedChance(ChancePause):
-    """A rule step asked for a roll or shuffle whose outcome is not known yet."""
-
-    def __init__(self, event):
-        super().__init__(event)
-        self.event = event  # ("roll", count, sides) or ("shuffle", cards)
-
-
-class ScriptedChance:
-    """Gives known outcomes in order; the first roll or shuffle past them raises NeedChance."""
-
-    def __init__(self, outcomes=()):
-        self.outcomes = list(outcomes)
-        self.used = 0
-
-    def roll(self, count, sides, what):
-        return self.next(("roll", count, sides))
-
-    def shuffle(self, cards, what):
-        return self.next(("shuffle", tuple(cards)))
-
-    def next(self, event):
-        if self.used >= len(self.outcomes):
-            raise NeedChance(event)
-        self.used += 1
-        return list(self.outcomes[self.used - 1])
-
-    def clone(self):
-        other = ScriptedChance(self.outcomes)
-        other.used = self.used
-        return other
-
-    def mark(self) -> int:
-        """Where an op that may pause half-way starts taking outcomes (ChancePause)."""
-        return self.used
-
-    def rewind(self, mark: int):
-        self.used = mark
-
 
 def event_nodes(event) -> int:
     """How many chance nodes an event takes."""

@@ -29,9 +29,10 @@ import pyspiel
 
 from ..pipeline import load_game as load_ruledsl
 from ..play.mcts import shares
+from ..runtime.chance import ChancePause, ScriptedChance
 from ..runtime.machine import Machine
 from ..syntax import ast
-from .chance import NeedChance, ScriptedChance, event_nodes, event_outcome, node_outcomes
+from .chance import event_nodes, event_outcome, node_outcomes
 from .info import SeatObserver, Seen
 from .sim import play_run, sealed_run
 
@@ -218,7 +219,7 @@ class Play:
                 machine = self.base.clone(chance=ScriptedChance(events))
                 self.owned = True
                 machine.choose_index(index)
-        except NeedChance as need:
+        except ChancePause as need:
             self.event, self.picks, self.halfway = need.event, [], machine or self.paused
             return
         self.paused = self.halfway = None

@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from ..runtime.machine import Machine
-from .chance import ScriptedChance
+from ..runtime.chance import ScriptedChance
 
 
 class Seen:

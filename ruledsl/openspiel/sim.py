@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 
 from ..errors import GameRuntimeError
-from .chance import NeedChance, ScriptedChance
+from ..runtime.chance import ChancePause, ScriptedChance
 
 
 class NotSimultaneous(ValueError):
@@ -53,7 +53,7 @@ def step(machine, index: int):
     after = machine.clone(chance=ScriptedChance(()))
     try:
         after.choose_index(index)
-    except (NeedChance, GameRuntimeError):
+    except (ChancePause, GameRuntimeError):
         return None
     return after
 

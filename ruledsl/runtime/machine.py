@@ -13,7 +13,7 @@ import msgspec
 
 from ..budget import GAME_WORK, STEP_WORK
 from ..errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
-from .streams import KeyedStreams
+from .chance import ChancePause, RandomChance  # noqa: F401 - imported from here by most callers
 
 MAX_DEPTH = 200
 PUSHED = "pushed"  # what an op returns after pushing a frame (calling a rule)
@@ -68,43 +68,6 @@ class Refusal(msgspec.Struct):
     code: str
     message: str
     legal: list
-
-
-class RandomChance:
-    """The one seeded random source of a game's chance; outcomes are reported.
-
-    Keyed (streams.py): the n-th roll of 2d6 and the n-th shuffle of a zone are
-    fixed by the seed alone, whatever else the rules did before them."""
-
-    def __init__(self, seed):
-        self.rolls = KeyedStreams(f"chance:{seed}:roll")  # keyed by the dice, e.g. "2d6"
-        self.shuffles = KeyedStreams(f"chance:{seed}:shuffle")  # keyed by the zone
-        self.cards: list = []
-
-    def attach(self, machine):
-        self.cards = machine.program.cards  # a shuffle orders cards by their labels' hashes
-
-    def roll(self, count, sides, what):
-        return self.rolls.dice(what, count, sides)
-
-    def shuffle(self, cards, what):
-        return self.shuffles.order(what, cards, [self.cards[c].label for c in cards])
-
-    def clone(self) -> "RandomChance":
-        """An independent copy: the same draws to come, whatever the original draws next."""
-        other = copy.copy(self)
-        other.rolls = self.rolls.clone()
-        other.shuffles = self.shuffles.clone()
-        return other
-
-
-class ChancePause(Exception):
-    """Raised by a chance source that doesn't know an outcome yet (the OpenSpiel adapter's,
-    where chance is a node of the game tree). It leaves the Machine's run; in a program
-    compiled with chance_apart (compile_game) the op that asked changed nothing, or undid
-    what it changed, so `resume()` runs it again once the source knows the outcome. Such
-    a source has `mark()` and `rewind(mark)`: what an op took from it before it paused is
-    given back."""
 
 
 def _deaf(kind, data):

@@ -2,7 +2,8 @@
 import pytest
 
 from ruledsl.errors import GameRuntimeError
-from ruledsl.runtime.machine import ChancePause, Machine
+from ruledsl.runtime.chance import ChancePause, ScriptedChance
+from ruledsl.runtime.machine import Machine
 from support import FixedChance, run_text, text_program
 
 
@@ -205,26 +206,6 @@ def test_every_call_costs_one_unit_of_work_whatever_it_compiles_to(tmp_path, for
     assert m.pending is not None and m.spent == m.w.shared["n"]
 
 
-class PausingDice:
-    """A chance source that knows no roll until told (as the OpenSpiel adapter's): it
-    pauses the step (ChancePause) where the roll is asked for."""
-
-    def __init__(self):
-        self.known, self.used = [], 0
-
-    def roll(self, count, sides, what):
-        if self.used == len(self.known):
-            raise ChancePause(what)
-        self.used += 1
-        return [self.known[self.used - 1]]
-
-    def mark(self):
-        return self.used
-
-    def rewind(self, mark):
-        self.used = mark
-
-
 def test_a_step_paused_for_chance_goes_on_where_it_stopped_with_the_same_work_budget(tmp_path):
     """Compiled with chance_apart, the roll is an op of its own: the step pauses there and
     `resume()` goes on from it, not from the start of the step, and the pause leaves the
@@ -241,19 +222,19 @@ rule flow() {
 }
 """
     program = text_program(tmp_path, text, chance_apart=True)
-    dice = PausingDice()
+    dice = ScriptedChance()
     usual = Machine(text_program(tmp_path, text), 2, FixedChance([4, 5]))
     m = Machine(program, 2, dice, start=False)
     with pytest.raises(ChancePause):
         m.run()  # set-up pauses at the roll
     assert m.w.shared["before"] == 3 and m.w.shared["after"] == 0 and m.pending is None
-    dice.known.append(4)
+    dice.outcomes.append([4])
     m.resume()
     assert (m.w.shared["before"], m.w.shared["after"], m.w.shared["total"]) == (3, 2, 4)
     assert m.pending is not None and m.spent == usual.spent
     with pytest.raises(ChancePause):
         m.choose("1")
-    dice.known.append(5)
+    dice.outcomes.append([5])
     m.resume()
     usual.choose("1")
     assert m.w.shared == usual.w.shared and m.spent == usual.spent and m.steps == usual.steps == 1
@@ -273,11 +254,11 @@ rule flow() {
 """
     with pytest.raises(GameRuntimeError) as usual:
         Machine(text_program(tmp_path, text), 2, FixedChance([1]))
-    dice = PausingDice()
+    dice = ScriptedChance()
     m = Machine(text_program(tmp_path, text, chance_apart=True), 2, dice, start=False)
     with pytest.raises(ChancePause):
         m.run()
-    dice.known.append(1)
+    dice.outcomes.append([1])
     with pytest.raises(GameRuntimeError) as paused:
         m.resume()
     assert paused.value.diagnostic.code == usual.value.diagnostic.code == "R010"

@@ -9,9 +9,9 @@ import itertools
 
 from .. import budget
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
-from ..runtime.chance import ChancePause
 from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
+from .cards import CardCompiler
 from .decide import DecisionCompiler
 from .expr import ExprCompiler
 from .flow import FlowCompiler
@@ -229,10 +229,10 @@ def _card_labeler(cs, ex, fixed):
     return shown
 
 
-class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompiler):
+class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompiler, CardCompiler):
     """Every statement: control flow, decisions, what the rules tell (say, reveal,
-    eliminate) and calls compiled in place from the base classes, and here the other
-    straight ones (effects), rule calls and returns."""
+    eliminate), calls compiled in place, and cards and dice from the base classes, and
+    here the other straight ones (effects), rule calls and returns."""
 
     # ------------------------------------------------------------ simple effects
     def s_Let(self, code, s):
@@ -248,13 +248,6 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
             if value.__class__ is int and not -budget.MAX_NUMBER < value < budget.MAX_NUMBER:
                 budget.number(value, span)
         self.simple(code, s, let)
-
-    def s_Roll(self, code, s):
-        name, count, sides, span = s.name, s.count, s.sides, s.span
-
-        def roll(vm, env):
-            env[name] = sum(vm.roll(count, sides, span))
-        self.simple(code, s, roll)
 
     def s_Assign(self, code, s):
         self.simple(code, s, self.x.store(s.target, s.op, s.value, self.assign_reference(s)))
@@ -332,75 +325,6 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
                 fr.pc = back[0]
             return vm.call(rules[rule], env, result, inlined)
         return push
-
-    def s_MoveCard(self, code, s):
-        card, dest, bottom, span = self.x(s.card), self.x(s.dest), s.bottom, s.span
-
-        def move(vm, env):
-            c = card(vm.w, env)
-            if c is None:
-                raise GameRuntimeError(span, "R005", "there is no card to move (none)")
-            vm.w.put(c, dest(vm.w, env), bottom)
-        self.simple(code, s, move)
-
-    def s_Draw(self, code, s):
-        count = self.x(s.count) if s.count is not None else None
-        src, dst = self.x(s.source), self.x(s.dest)
-
-        span, apart = s.span, self.chance_apart
-
-        def draw(vm, env):
-            w = vm.w
-            a, b = src(w, env), dst(w, env)
-            n = count(w, env) if count else len(w.zones[a])
-            if apart and self.p.zones[a[0]].refill is not None and getattr(vm.chance, "mark", None) is not None:
-                undoable(vm, a, b, n)
-            else:
-                move(vm, a, b, n)
-
-        def undoable(vm, a, b, n):
-            """A refill's shuffle may pause the Machine half-way (ChancePause): the cards
-            moved go back and the outcomes taken are given back, so the op runs again whole."""
-            w, chance = vm.w, vm.chance
-            keys = {a, b, (self.p.zones[a[0]].refill, None)}
-            saved = {k: w.zones[k][:] for k in keys}
-            version, work, mark = w.version, w.work, chance.mark()
-            try:
-                move(vm, a, b, n)
-            except ChancePause:
-                for k, cards in saved.items():
-                    w.zones[k] = cards
-                    for c in cards:
-                        w.loc[c] = k
-                w.version, w.work = version, work
-                chance.rewind(mark)
-                raise
-
-        def move(vm, a, b, n):
-            w = vm.w
-            zones = w.zones
-            for _ in range(n):
-                if not zones[a] and not self.refill(vm, a):
-                    break
-                w.work -= budget.DRAW_COST
-                if w.work < 0:
-                    budget.charge(w, 0, span)
-                w.put(zones[a][0], b)
-        self.simple(code, s, draw)
-
-    def refill(self, vm, key) -> bool:
-        source = self.p.zones[key[0]].refill
-        w = vm.w
-        if source is None or not w.zone((source, None)):
-            return False
-        for c in list(w.zone((source, None))):
-            w.put(c, key, bottom=True)
-        vm.shuffle_zone(key)
-        return True
-
-    def s_Shuffle(self, code, s):
-        zone = self.x(s.zone)
-        self.simple(code, s, lambda vm, env: vm.shuffle_zone(zone(vm.w, env)))
 
     def s_EndGame(self, code, s):
         winner = self.x(s.winner) if s.winner is not None else None

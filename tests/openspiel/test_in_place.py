@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter's steps in place (ruledsl/openspiel/game.py, Play.run_step): a
+"""The OpenSpiel adapter's steps in place (ruledsl/openspiel/play.py, Play.run_step): a
 state no clone shares steps its machine in place, pausing where a step asks for chance,
 and what it shows must be what a copy per step (the step run again from its start with
 the outcomes known so far) shows: the same states, information states made again by a
@@ -11,7 +11,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from ruledsl.openspiel.game import Play, load_game  # noqa: E402
+from ruledsl.openspiel.game import load_game  # noqa: E402
+from ruledsl.openspiel.play import Play  # noqa: E402
 from support import ROOT  # noqa: E402
 
 EXAMPLES = ROOT / "examples"

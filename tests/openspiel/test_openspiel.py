@@ -8,7 +8,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
 
-from ruledsl.openspiel.game import event_outcome, load_game  # noqa: E402
+from ruledsl.openspiel.chance import event_outcome  # noqa: E402
+from ruledsl.openspiel.game import load_game  # noqa: E402
 from support import ROOT  # noqa: E402
 
 pytestmark = pytest.mark.slow  # OpenSpiel's own checks and algorithms over whole games: minutes

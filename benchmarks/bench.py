@@ -265,12 +265,14 @@ def rate_of(playout, seconds: float) -> tuple:
     return n / (time.perf_counter() - start), n
 
 
-def bench_games(args):
-    """Each game twice: in this file's loop (one random.Random, as for the classics), and as
-    `ruledsl simulate` plays it (keyed chance and random agents, play/simulate.py), what a
-    user running simulations gets."""
+def bench_games(args, pyspiel=None):
+    """Each game in this file's loop (one random.Random, as for the classics), as `ruledsl
+    simulate` plays it (keyed chance and random agents, play/simulate.py), what a user
+    running simulations gets, and, with pyspiel, through the OpenSpiel adapter in the
+    classics' OpenSpiel loop, what a pyspiel user gets."""
     from ruledsl.play.simulate import playout as simulate_playout
-    print("\ngames/ (ruledsl, random agents): this loop | as `ruledsl simulate` plays")
+    adapted = " | through the OpenSpiel adapter" if pyspiel is not None else ""
+    print(f"\ngames/ (ruledsl, random agents): this loop | as `ruledsl simulate` plays{adapted}")
     for path in sorted((ROOT / "games").glob("*.game")):
         program = load_game(str(path)).program
         lo, hi = program.min_players, program.max_players
@@ -278,7 +280,13 @@ def bench_games(args):
             rng = random.Random(f"bench:{path.stem}:{players}")
             rate, n = rate_of(lambda _: ruledsl_playout(program, players, rng), args.seconds)
             keyed, k = rate_of(lambda seed: simulate_playout(program, players, seed), args.seconds)
-            print(f"  {path.stem:20} {players} players {rate:10.1f} playouts/s ({n} games) | {keyed:10.1f} ({k})")
+            row = f"  {path.stem:20} {players} players {rate:10.1f} playouts/s ({n} games) | {keyed:10.1f} ({k})"
+            if pyspiel is not None:
+                from ruledsl.openspiel.game import load_game as load_adapted
+                game = load_adapted(str(path), players=players)
+                spiel, s = rate_of(lambda _: openspiel_playout(game, rng), args.seconds)
+                row += f" | {spiel:10.1f} ({s})"
+            print(row)
 
 
 def main(argv=None):
@@ -303,7 +311,7 @@ def main(argv=None):
             if name in BASELINES:
                 print_baseline(name, bench_baseline(name, args))
     if not args.no_games:
-        bench_games(args)
+        bench_games(args, pyspiel)
 
 
 if __name__ == "__main__":

@@ -57,12 +57,15 @@ def test_the_whole_rule_ceiling_plays_the_same_games_as_the_engine(game):
 
 
 def test_the_games_section_reports_both_loops_for_every_game_and_player_count(capsys):
-    bench.bench_games(type("Args", (), {"seconds": 0.01})())
+    pyspiel = bench.load_openspiel()
+    bench.bench_games(type("Args", (), {"seconds": 0.01})(), pyspiel)
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
     games = {row[0] for row in rows}
     assert games == {p.stem for p in (ROOT / "games").glob("*.game")}
-    for row in rows:  # name, players, "players", rate, "playouts/s", (n games), |, rate, (n)
+    for row in rows:  # name, players, "players", rate, "playouts/s", (n games), |, rate, (n)[, |, rate, (n)]
         assert row[4] == "playouts/s" and row[7] == "|" and float(row[3]) > 0 and float(row[8]) > 0
+        if pyspiel is not None:  # and through the OpenSpiel adapter
+            assert row[10] == "|" and float(row[11]) > 0
 
 
 @pytest.mark.parametrize("module,players", [(tic_tac_toe, 2), (mafialand, 2), (mafialand, 3), (mafialand, 4),

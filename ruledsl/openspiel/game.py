@@ -33,8 +33,9 @@ from .info import SeatObserver
 from .play import Play
 
 SHORT_NAME = "python_ruledsl"
-NUMBERS = range(0, 101)  # number labels with ids of their own
-OVERFLOW = 512  # hashed ids for any other label
+NUMBERS = range(0, 101)  # number labels with ids of their own, among the known labels
+MORE_NUMBERS = range(101, 10_000)  # number labels with ids after the known labels, by value (a price, a bid)
+OVERFLOW = 512  # hashed ids for any other label; a decision may offer at most this many such labels
 DEFAULT_MAX_STEPS = 10_000
 
 
@@ -115,15 +116,18 @@ class RuledslGame(pyspiel.Game):
         self.simultaneous = bool(params.get("simultaneous", False))
         self.labels = label_vocabulary(self.ruledsl)
         self.label_ids = {label: i for i, label in enumerate(self.labels)}
+        for n in MORE_NUMBERS:  # "101" -> the first id after the known labels, and so on
+            self.label_ids.setdefault(str(n), len(self.labels) + n - MORE_NUMBERS.start)
+        self.hashed = len(self.labels) + len(MORE_NUMBERS)  # the first hashed id
         bound = 1.0 if self.returns_mode == "win" else 1e9
         info = pyspiel.GameInfo(
-            num_distinct_actions=len(self.labels) + OVERFLOW + self.simultaneous,
+            num_distinct_actions=self.hashed + OVERFLOW + self.simultaneous,
             max_chance_outcomes=max(len(program.cards), most_dice_sides(self.ruledsl), 2),
             num_players=self.players, min_utility=-bound, max_utility=bound, utility_sum=0.0,
             max_game_length=self.max_steps)
         params = {"game": self.path, "players": self.players, "returns": self.returns_mode,
                   "max_steps": self.max_steps, "simultaneous": self.simultaneous}
-        self.no_move = len(self.labels) + OVERFLOW  # a seat outside a simultaneous node's run
+        self.no_move = self.hashed + OVERFLOW  # a seat outside a simultaneous node's run
         # a step may change its machine in place (not on a copy), pausing where it asks for
         # chance; not in a simultaneous game, whose runs keep the machines between members
         self.in_place = not self.simultaneous
@@ -136,21 +140,24 @@ class RuledslGame(pyspiel.Game):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return SeatObserver(perfect_recall)
 
-    def action_ids(self, labels) -> list:
-        """Each label's id, in the order given; distinct within one decision."""
+    def action_ids(self, labels, name: str = "") -> list:
+        """Each label's id, in the order given; distinct within one decision (`name`)."""
         known = self.label_ids
         ids = [known.get(label) for label in labels]
-        if None not in ids:  # all in the vocabulary (the common case): distinct, as the labels are
+        if None not in ids:  # all known labels or numbers (the common case): distinct, as the labels are
             return ids
+        if ids.count(None) > OVERFLOW:
+            raise ValueError(f"'{name}' offers {ids.count(None):,} options that are neither labels the game "
+                             f"names nor numbers 0..{MORE_NUMBERS.stop - 1:,}; OpenSpiel's action space "
+                             f"numbers at most {OVERFLOW} such options apart in one decision")
         ids, taken = [], set()
-        overflow = len(self.labels)
         for label in labels:
-            i = self.label_ids.get(label)
+            i = known.get(label)
             if i is None:
                 h = label_hash(label)
-                while overflow + h in taken:
+                while self.hashed + h in taken:
                     h = (h + 1) % OVERFLOW
-                i = overflow + h
+                i = self.hashed + h
             taken.add(i)
             ids.append(i)
         return ids

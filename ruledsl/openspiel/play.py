@@ -111,12 +111,12 @@ class Play:
         secret), `index` and `events` what replays the step (the option, chance outcomes)."""
         self.seen = Seen(self.seen, told, self.machine, self.g, index, events)
         d = self.machine.pending
-        self.ids = [] if d is None else self.g.action_ids(d.labels)
+        self.ids = [] if d is None else self.g.action_ids(d.labels, d.name)
         self.legal = sorted(self.ids)
         run = sealed_run(self.machine) if self.g.simultaneous and d is not None else []
         self.run = run if len(run) > 1 else []
         for member in self.run:
-            member.ids = self.g.action_ids(member.labels)
+            member.ids = self.g.action_ids(member.labels, member.name)
 
     def current_player(self):
         if self.event is not None:

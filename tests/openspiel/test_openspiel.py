@@ -280,3 +280,26 @@ def test_the_choice_before_a_roll_is_in_the_information_states():
     assert state.is_chance_node()
     state.apply_action(3)  # a four
     assert state.play.seen.told == ("seat 0 chose for roll or hold", "roll", False)
+
+
+def prices_game(tmp_path, top: int):
+    path = tmp_path / "prices.game"
+    path.write_text(f'game "Prices" players 2..2\nrule flow() {{ choose p from 0..{top} by seat(0) as "price" }}\n')
+    return load_game(str(path))
+
+
+def test_a_decision_of_thousands_of_prices_numbers_them_apart_by_value(tmp_path):
+    """Numbers up to 9,999 have ids of their own (Bada Bing's prices ran past the 512
+    hashed ids, and numbering them apart never ended)."""
+    game = prices_game(tmp_path, 9_999)
+    state = game.new_initial_state()
+    legal = state.legal_actions()
+    assert len(set(legal)) == 10_000 and max(legal) < game.num_distinct_actions()
+    assert [state.action_to_string(0, a) for a in legal[:3]] == ["0", "1", "10"]  # sorted ids, by label order
+    assert state.action_to_string(0, game.label_ids["5000"]) == "5000"
+
+
+def test_a_decision_beyond_the_action_space_is_refused_clearly(tmp_path):
+    game = prices_game(tmp_path, 11_000)  # 1,001 numbers past 9,999: more than 512 hashed ids
+    with pytest.raises(Exception, match="'price' offers 1,001 options"):
+        game.new_initial_state().legal_actions()

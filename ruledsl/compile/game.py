@@ -55,6 +55,7 @@ def _compile_game(model, path, sources, fuse, watch, chance_apart) -> Program:
     if errors:
         raise RuleError(errors, sources)
     sc = StmtCompiler(model, prog, ex, fuse, chance_apart)
+    prog.chance_apart = chance_apart
     for (kind, board), trig in model.triggers.items():
         prog.triggers[(kind, board)] = sc.code(f"on {kind} {board}", trig, trig.body)
     prog.rules.update(sc.rule_codes())

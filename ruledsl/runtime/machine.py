@@ -263,7 +263,12 @@ class Machine:
 
     def resume(self):
         """Goes on with the step a ChancePause stopped: the op that asked for chance runs
-        again, now that its source knows the outcome (ChancePause)."""
+        again, now that its source knows the outcome (ChancePause). Only a program
+        compiled with chance_apart pauses where an op can run again: elsewhere a roll may
+        be half-way through a stretch of statements, or a rule's generator."""
+        if not self.program.chance_apart:
+            raise RuntimeError("a step paused for chance goes on only in a game compiled with chance apart: "
+                               "load it with chance_apart=True")
         try:
             self.run(fresh=False)
         finally:

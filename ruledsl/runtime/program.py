@@ -110,6 +110,7 @@ class Program(msgspec.Struct):
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
     make_whole: object = None  # gives the rules their generators (compile/whole.py), at a first fast Machine
+    chance_apart: bool = False  # each roll, shuffle and draw an op of its own (compile_game): a step may pause there
 
     # ------------------------------------------------------------ world set-up
     def zone_keys(self, zone: ast.Zone, n: int) -> list:

@@ -264,3 +264,15 @@ rule flow() {
     assert paused.value.diagnostic.code == usual.value.diagnostic.code == "R010"
     assert paused.value.diagnostic.span == usual.value.diagnostic.span
     assert paused.value.diagnostic.span.line == 6
+
+
+def test_only_a_game_compiled_with_chance_apart_goes_on_after_a_pause(tmp_path):
+    """Compiled the usual way the roll is inside a stretch, after `n += 1`: running that
+    again would count twice, so resume() refuses."""
+    m = Machine(text_program(tmp_path, "shared { n: int = 0 }\nrule flow() { n += 1  let r = roll d6  n += r\n"
+                                       "  choose x from [1, 2] by seat(0) }"), 2, ScriptedChance(), start=False)
+    with pytest.raises(ChancePause):
+        m.run()
+    m.chance.outcomes.append([3])
+    with pytest.raises(RuntimeError, match="chance_apart=True"):
+        m.resume()

@@ -12,14 +12,25 @@ from support import ROOT, record_game
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
 
 
-@pytest.mark.parametrize("path", GAME_FILES)
-def test_every_game_plays_the_same_with_chance_apart(path):
-    players = max(2, load_game(str(ROOT / path)).program.min_players)
-    for seed in range(2):
-        usual, text = record_game(str(ROOT / path), players, seed, max_steps=3000)
-        apart, text_apart = record_game(str(ROOT / path), players, seed, max_steps=3000, chance_apart=True)
+def same_games(path, seeds, max_steps, players=None):
+    players = players or max(2, load_game(str(ROOT / path)).program.min_players)
+    for seed in seeds:
+        usual, text = record_game(str(ROOT / path), players, seed, max_steps=max_steps)
+        apart, text_apart = record_game(str(ROOT / path), players, seed, max_steps=max_steps, chance_apart=True)
         assert text_apart == text, f"{path} seed {seed}: compiled apart, another game"
         assert apart.spent == usual.spent
+
+
+@pytest.mark.parametrize("path", GAME_FILES)
+def test_every_game_plays_the_same_with_chance_apart(path):
+    same_games(path, range(1), max_steps=400)  # the fast subset; the slow test plays whole games
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted(p for p in GAME_FILES if p.startswith("games/") and p.count("/") == 1))
+@pytest.mark.parametrize("players", [3, 4])
+def test_whole_games_play_the_same_with_chance_apart(path, players):
+    same_games(path, range(1, 5), max_steps=3000, players=players)
 
 
 def test_each_chance_statement_is_an_op_of_its_own():

@@ -21,17 +21,23 @@ def players_of(path):
     return max(2, load_game(str(ROOT / path)).program.min_players)
 
 
-def same_games(path, seeds, players=None):
+def same_games(path, seeds, players=None, max_steps=3000):
     players = players or players_of(path)
     for seed in seeds:
-        m_ops, ops = record_game(str(ROOT / path), players, seed, max_steps=3000)
-        m_fast, fast = record_game(str(ROOT / path), players, seed, max_steps=3000, fast=True)
+        m_ops, ops = record_game(str(ROOT / path), players, seed, max_steps=max_steps)
+        m_fast, fast = record_game(str(ROOT / path), players, seed, max_steps=max_steps, fast=True)
         assert fast == ops, f"{path} seed {seed}: the fast Machine played another game"
         assert m_fast.steps == m_ops.steps
 
 
 @pytest.mark.parametrize("path", GAME_FILES)
 def test_every_game_plays_the_same_as_whole_rules(path):
+    same_games(path, FAST_SEEDS, max_steps=600)  # the first 600 decisions; the slow tests play on
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", GAME_FILES)
+def test_every_game_plays_the_same_to_its_end(path):
     same_games(path, FAST_SEEDS)
 
 

@@ -110,6 +110,18 @@ def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, ma
     return machine, out.getvalue()
 
 
+def plays_the_same(path: str, seeds, max_steps: int, players: int | None = None, **way):
+    """Records each seeded game of `path` (relative to ROOT) the usual way and `way`
+    (record_game's `fast`, load_game's `chance_apart`): the same transcript, byte for
+    byte, after as many decisions and as much work."""
+    players = players or max(2, repository_game(path).program.min_players)
+    for seed in seeds:
+        usual, text = record_game(str(ROOT / path), players, seed, max_steps=max_steps)
+        other, other_text = record_game(str(ROOT / path), players, seed, max_steps=max_steps, **way)
+        assert other_text == text, f"{path} seed {seed}, {way}: another game"
+        assert (other.steps, other.spent) == (usual.steps, usual.spent)
+
+
 def play_with(tmp_path, monkeypatch, game_path: str, players: int, want: str, seeds=range(1, 80), max_steps=None):
     """The first seeded game whose transcript contains `want`: (narration, transcript, seed).
 

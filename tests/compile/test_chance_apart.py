@@ -7,18 +7,13 @@ from __future__ import annotations
 import pytest
 
 from ruledsl.pipeline import load_game
-from support import ROOT, record_game
+from support import ROOT, plays_the_same
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
 
 
 def same_games(path, seeds, max_steps, players=None):
-    players = players or max(2, load_game(str(ROOT / path)).program.min_players)
-    for seed in seeds:
-        usual, text = record_game(str(ROOT / path), players, seed, max_steps=max_steps)
-        apart, text_apart = record_game(str(ROOT / path), players, seed, max_steps=max_steps, chance_apart=True)
-        assert text_apart == text, f"{path} seed {seed}: compiled apart, another game"
-        assert apart.spent == usual.spent
+    plays_the_same(path, seeds, max_steps, players, chance_apart=True)
 
 
 @pytest.mark.parametrize("path", GAME_FILES)

@@ -10,24 +10,16 @@ import pytest
 from ruledsl.errors import GameRuntimeError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
-from support import ROOT, FixedChance, choose_labels, record_game, text_program
+from support import ROOT, FixedChance, choose_labels, plays_the_same, text_program
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
 FAST_SEEDS = range(2)  # the fast subset; the slow test plays more
 SLOW_SEEDS = range(2, 12)
 
 
-def players_of(path):
-    return max(2, load_game(str(ROOT / path)).program.min_players)
-
-
 def same_games(path, seeds, players=None, max_steps=3000):
-    players = players or players_of(path)
-    for seed in seeds:
-        m_ops, ops = record_game(str(ROOT / path), players, seed, max_steps=max_steps)
-        m_fast, fast = record_game(str(ROOT / path), players, seed, max_steps=max_steps, fast=True)
-        assert fast == ops, f"{path} seed {seed}: the fast Machine played another game"
-        assert m_fast.steps == m_ops.steps
+    """The fast Machine plays what the op lists play, and spends the same work."""
+    plays_the_same(path, seeds, max_steps, players, fast=True)
 
 
 @pytest.mark.parametrize("path", GAME_FILES)

@@ -4,16 +4,19 @@
     python3 benchmarks/instructions.py --base f2da834 examples/tic_tac_toe.game --games 50 --openspiel
 
 The machine is shared and noisy: interleaved timings of the same code moved by 10-40%.
-Instruction counts (valgrind's cachegrind, no cache simulation) are nearly the same on
-every run, so they show changes of a few percent that timings can't. They are a proxy:
+Instruction counts (valgrind's cachegrind, no cache simulation) are the same on every
+run of the same tree, but see below for what else moves them. They are a proxy:
 a change that trades instructions for memory traffic can mislead, so the wall-clock
 ratios of `bench.py` stay the figures to report.
 
 The base commit is exported with `git archive` to a temporary folder, and the working
 tree's files (tracked and untracked, as they are now) are copied to another whose path
 has the same length: the length of the folder's path alone moved Kuhn poker's count by
-up to 10% (identical code read 0.90x when the working tree ran where it lies), so the
-two sides must run from equally long paths. Each side runs
+up to 14% (identical code read 0.90x for Kuhn poker when the working tree ran where it
+lies), so the two sides run from equally long paths. The counts of short games still
+follow the memory layout (a change that only allocates differently moved tic-tac-toe
+through the adapter by 13% with no change in wall-clock time): trust them for changes
+well above 10%, or on long games (Mafialand). Each side runs
 `GAMES` random playouts (bench.ruledsl_playout, seed 1; with `--openspiel`, the same
 loop through the OpenSpiel adapter, bench.openspiel_playout) and, separately, none; the
 difference divided by GAMES is the cost of a game (loading and compiling cancel out).

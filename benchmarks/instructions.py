@@ -68,6 +68,15 @@ def instructions(tree: Path, game: str, players: int, games: int, engine: str = 
     return int(found.group(1).replace(",", ""))
 
 
+BASE_PREFIX, WORK_PREFIX = "ruledsl-base-", "ruledsl-work-"  # of equal length (see above)
+
+
+def export(rev: str, to: Path):
+    """The files of commit `rev` (git archive)."""
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(to)], input=archive, check=True)
+
+
 def copy_working_tree(to: Path):
     """The working tree's files as they are now, tracked and untracked (not ignored ones)."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
@@ -99,11 +108,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         sys.exit("instructions.py needs valgrind (apt install valgrind)")
-    with tempfile.TemporaryDirectory(prefix="ruledsl-base-") as tmp:
-        archive = subprocess.run(["git", "archive", args.base], cwd=ROOT, capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+    with tempfile.TemporaryDirectory(prefix=BASE_PREFIX) as tmp:
+        export(args.base, Path(tmp))
         base = per_game(Path(tmp), args)
-    with tempfile.TemporaryDirectory(prefix="ruledsl-work-") as tmp:  # as long a path as the base's
+    with tempfile.TemporaryDirectory(prefix=WORK_PREFIX) as tmp:  # as long a path as the base's
         copy_working_tree(Path(tmp))
         new = per_game(Path(tmp), args)
     through = " through the OpenSpiel adapter" if args.openspiel else ""

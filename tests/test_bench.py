@@ -3,6 +3,7 @@ the hand-written baselines it races ruledsl against (benchmarks/handwritten/) pl
 deterministically and are held to ruledsl's distributions by a check that can fail."""
 import importlib.util
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -179,3 +180,18 @@ def test_no_speed_ratio_is_quoted_when_the_distributions_disagree(capsys, ruleds
     assert bench.print_baseline("tic_tac_toe", {"ruledsl": (1000.0, ruledsl_tic_tac_toe),
                                                 "hand-written": (20000.0, right)})
     assert "ruledsl/hand-written = 0.050x" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_ab_times_the_base_and_the_working_tree_in_turn():
+    """ab.py runs (it reports speed; nothing here asserts one): both sides time playouts."""
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ab.py"), "--base", "HEAD",
+                          "examples/tic_tac_toe.game", "--rounds", "2", "--seconds", "0.1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    line = out.stdout.strip().splitlines()[-1]
+    assert line.startswith("examples/tic_tac_toe.game, 2 players, 2 rounds of 0.1 s: HEAD ")
+    found = re.search(r"HEAD ([\d,.]+) playouts/s, working tree ([\d,.]+); working tree / base ([\d.]+)x", line)
+    assert found, line
+    assert all(float(value.replace(",", "")) > 0 for value in found.groups())
+

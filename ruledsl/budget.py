@@ -41,9 +41,9 @@ class WorkLimit(GameRuntimeError):
 def charge(w, units: int, span):
     w.work -= units
     if w.work < 0:
-        raise WorkLimit(span, "R010", f"this step did more work than one step may ({STEP_WORK:,} units: rule "
-                                      "steps, items visited, range numbers, def calls, cards drawn); "
-                                      "does something loop or recurse without end?")
+        raise WorkLimit(span, "R010", f"this step did more work than one step may ({STEP_WORK:,} units: loop "
+                                      "turns, walk steps, calls, items visited, range numbers, cards "
+                                      "drawn); does something loop or recurse without end?")
 
 
 def make_range(w, lo: int, hi: int, span) -> list:

@@ -18,13 +18,6 @@ from .watch import watched, write_key
 _uid = itertools.count()
 
 
-def _step_work(w, span):
-    """A walk's step (or its landing) costs a unit of work."""
-    w.work -= 1
-    if w.work < 0:
-        charge(w, 0, span)
-
-
 def _land(vm, fr, slot, getter, on_land, inlined):
     """The end of a walk: forget its state, go on after it, and run `on land` if any
     (`inlined`: the calls compiled in place the walk is inside, Machine.call)."""
@@ -108,9 +101,7 @@ class FlowCompiler(OpEmitter):
                 it[1] += 1
                 if players and not alive[x]:
                     continue  # players knocked out during the loop miss their turn
-                w.work -= 1
-                if w.work < 0:
-                    charge(w, 0, span)
+                charge(w, 1, span)
                 fr.env[var] = x
                 fr.pc += 1
                 return None
@@ -151,9 +142,7 @@ class FlowCompiler(OpEmitter):
             if not test(w, fr.env):
                 fr.pc = exit_ref[0]
                 return
-            w.work -= 1
-            if w.work < 0:
-                charge(w, 0, span)
+            charge(w, 1, span)
             fr.pc += 1
         self.loop_body(code, s, "while", check, head, exit_ref)
 
@@ -171,10 +160,7 @@ class FlowCompiler(OpEmitter):
         def check(vm, fr):
             if fr.env[slot] > 0:
                 fr.env[slot] -= 1
-                w = vm.w
-                w.work -= 1
-                if w.work < 0:
-                    charge(w, 0, span)
+                charge(vm.w, 1, span)
                 fr.pc += 1
             else:
                 del fr.env[slot]
@@ -185,10 +171,7 @@ class FlowCompiler(OpEmitter):
         span = s.span
 
         def turn(vm, fr):
-            w = vm.w
-            w.work -= 1
-            if w.work < 0:
-                charge(w, 0, span)
+            charge(vm.w, 1, span)
             fr.pc += 1
         self.loop_body(code, s, "loop", turn, len(code.ops), [0])
 
@@ -245,7 +228,7 @@ class FlowCompiler(OpEmitter):
 
         def step(vm, fr):
             w, env = vm.w, fr.env
-            _step_work(w, span)
+            charge(w, 1, span)  # a step (or the landing) costs a unit of work
             st = env[slot]
             if st[0] <= 0:
                 return _land(vm, fr, slot, getter, on_land, inlined)
@@ -322,7 +305,7 @@ class FlowCompiler(OpEmitter):
 
         def step(vm, fr):
             w, env = vm.w, fr.env
-            _step_work(w, span)
+            charge(w, 1, span)  # a step (or the landing) costs a unit of work
             st = env[slot]
             if st[0] <= 0:
                 return _land(vm, fr, slot, getter, on_land, inlined)

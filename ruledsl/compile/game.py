@@ -317,9 +317,7 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
         def push(vm, fr):
             w = vm.w
             env = args(w, fr.env)
-            w.work -= 1  # as every call: its arguments, then its unit of work (budget.py)
-            if w.work < 0:
-                budget.charge(w, 0, span)
+            budget.charge(w, 1, span)  # as every call: its arguments, then its unit of work
             if result is not None:
                 fr.env[result] = None
             if back is not None:

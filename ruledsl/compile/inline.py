@@ -191,10 +191,7 @@ class InlineCompiler(OpEmitter):
         span, level, site = self.m.rules[s.rule].span, s.level, s.span
 
         def enter(vm, env):
-            w = vm.w
-            w.work -= 1  # as every call: its arguments, then its unit of work (budget.py)
-            if w.work < 0:
-                charge(w, 0, site)
+            charge(vm.w, 1, site)  # as every call: its arguments, then its unit of work
             if vm.frames[-1].depth + level > MAX_DEPTH:
                 raise GameRuntimeError(span, "R004", f"rules call each other more than {MAX_DEPTH} deep")
         self.simple(code, s, enter)

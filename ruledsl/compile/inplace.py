@@ -98,6 +98,12 @@ class _TooDeep(Exception):
     """Python could not compile a stretch written as text."""
 
 
+def ticked(k) -> list:
+    """The text of one unit of work charged at `_spans[k]` (budget.charge, written out:
+    a loop's turn is the hottest line of a stretch)."""
+    return ["w.work -= 1", "if w.work < 0:", f"    _charge(w, 0, _spans[{k}])"]
+
+
 class _Stretch:
     """Generates the text of one stretch. A block made with `mark` marks the World changed
     right after each statement that changes it; one made without (an op's top level with
@@ -197,7 +203,7 @@ class _Stretch:
     def t_Enter(self, s):
         """The call's unit of work (its site is the statement's span), then the depth limit
         (R004): past it, the statement's own effect raises the error."""
-        return ["w.work -= 1", "if w.work < 0:", "    _charge(w, 0, _spans[_at])",
+        return [*ticked("_at"),
                 f"if vm.frames[-1].depth > {MAX_DEPTH - s.level}:",
                 f"    {self.const(self.e.leaf(self.code, s))}(vm, env)"]
 
@@ -214,9 +220,7 @@ class _Stretch:
     def tick(self, lines, k, depth):
         """One unit of work, charged against the step's budget (budget.charge)."""
         pad = "    " * depth
-        lines.append(f"{pad}w.work -= 1")
-        lines.append(f"{pad}if w.work < 0:")
-        lines.append(f"{pad}    _charge(w, 0, _spans[{k}])")
+        lines.extend(pad + line for line in ticked(k))
 
     def g_CallStmt(self, lines, s, depth):
         """A call of a straight rule: its own stretch, on the arguments' env."""

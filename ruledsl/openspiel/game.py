@@ -140,6 +140,15 @@ class RuledslGame(pyspiel.Game):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return SeatObserver(perfect_recall)
 
+    def label_of(self, action: int) -> str | None:
+        """The label an action id stands for in every state (known labels and numbers);
+        None for a hashed id."""
+        if action < len(self.labels):
+            return self.labels[action]
+        if action < self.hashed:
+            return str(action - len(self.labels) + MORE_NUMBERS.start)
+        return None
+
     def action_ids(self, labels, name: str = "") -> list:
         """Each label's id, in the order given; distinct within one decision (`name`)."""
         known = self.label_ids

@@ -175,9 +175,8 @@ class Play:
             return "no move" if action == self.g.no_move else f"action {action}"
         if self.event is None and self.machine.pending is not None and action in self.ids:
             return self.machine.pending.labels[self.ids.index(action)]
-        if action < len(self.g.labels):
-            return self.g.labels[action]
-        return f"action {action}"
+        label = self.g.label_of(action)
+        return label if label is not None else f"action {action}"
 
     def is_terminal(self):
         return self.event is None and self.machine.pending is None

@@ -297,6 +297,8 @@ def test_a_decision_of_thousands_of_prices_numbers_them_apart_by_value(tmp_path)
     assert len(set(legal)) == 10_000 and max(legal) < game.num_distinct_actions()
     assert [state.action_to_string(0, a) for a in legal[:3]] == ["0", "1", "10"]  # sorted ids, by label order
     assert state.action_to_string(0, game.label_ids["5000"]) == "5000"
+    state.apply_action(game.label_ids["5000"])
+    assert state.action_to_string(0, game.label_ids["777"]) == "777"  # no decision offers it now: by value
 
 
 def test_a_decision_beyond_the_action_space_is_refused_clearly(tmp_path):

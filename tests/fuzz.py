@@ -123,7 +123,8 @@ def play_mutant(prog, n: int, fast: bool = False, paused: bool = False):
     try:
         source = RandomChance(1)
         machine = Machine(prog, n, ScriptedChance() if paused else source, fast=fast, start=False)
-        source.attach(machine)
+        if paused:
+            source.attach(machine)  # the Machine attached its own source, the ScriptedChance (no attach)
         pausing(machine, machine.run, source)
         while machine.pending is not None and machine.steps < 60:
             d = machine.pending

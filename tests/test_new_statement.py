@@ -4,7 +4,9 @@ This test adds `bump F` (adds 1 to a shared int field) from outside the package:
 grammar line, an AST node that says what the compiler must know of it (`straight`,
 `changes_world`), a Builder method, a checker method and a compiler method. It then runs
 a game that uses it, and shows that an end condition reading the field is looked at again
-after it (a statement that forgot `changes_world` would leave the game running)."""
+after it (a statement that forgot `changes_world` would leave the game running). In the
+package, the grammar's shipped tables are then made again (`python -m ruledsl.syntax.tables`;
+tests/syntax/test_tables.py fails until they are)."""
 from __future__ import annotations
 
 import pytest

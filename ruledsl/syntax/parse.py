@@ -8,8 +8,8 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import Diagnostic, RuleError, Span
-from . import ast, parse_cache
-from .grammar import grammar_text, parser_cache
+from . import ast, parse_cache, tables
+from .grammar import grammar_text
 from .parse_decls import Builder
 
 READABLE = {
@@ -21,8 +21,7 @@ READABLE = {
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", propagate_positions=True,
-                start=["start", "expr"], maybe_placeholders=True, cache=parser_cache())
+    return tables.parser(grammar_text())
 
 
 def _terminal_words(names) -> str:

@@ -1,0 +1,94 @@
+"""The parser's LALR tables shipped with the package (ruledsl/syntax/tables.py)."""
+from __future__ import annotations
+
+import functools
+import io
+import pickle
+
+import lark
+import pytest
+from lark import Lark
+
+from ruledsl.syntax import parse, tables
+from ruledsl.syntax.grammar import grammar_text
+from support import ROOT
+
+FILES = sorted(ROOT.glob("games/**/*.game")) + sorted(ROOT.glob("examples/**/*.game"))
+
+
+def _shipped_bytes() -> bytes:
+    return (ROOT / "ruledsl" / "syntax" / tables.TABLES_NAME).read_bytes()
+
+
+def test_the_shipped_tables_are_made_from_this_grammar():
+    head = _shipped_bytes().split(b"\n", 1)[0] + b"\n"
+    grammar_part = tables.made_from(grammar_text()).split(b", lark ")[0]
+    assert head.split(b", lark ")[0] == grammar_part, (
+        "the grammar changed since its tables were shipped: run `python -m ruledsl.syntax.tables`")
+
+
+def _modules(p: Lark) -> list:
+    """Every shipped file's AST, parsed by `p` (its spans too: msgspec compares them)."""
+    out = []
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        read_expr = functools.partial(lambda q, path, src, dl, dc: q.parse(src, start="expr"), p, str(path))
+        out.append(parse.Builder(str(path), read_expr).transform(p.parse(text, start="start")))
+    return out
+
+
+def test_the_shipped_parser_parses_as_one_built_from_the_grammar():
+    text = grammar_text()
+    shipped = tables.from_tables(text, _shipped_bytes())
+    if not _shipped_bytes().startswith(tables.made_from(text)):
+        pytest.skip(f"the tables were shipped by another Lark than {lark.__version__}: this one builds its own")
+    assert shipped is not None
+    built = Lark(text, **tables.OPTIONS)  # as Lark builds it: a reduction for every precedence level
+    fast = tables.parser(text)
+    assert tables.from_tables(text, _shipped_bytes()) is not None
+    assert _modules(shipped) == _modules(built) == _modules(fast)
+
+
+def test_the_unit_reductions_are_skipped():
+    p = tables.parser(grammar_text())
+    callbacks = p.parser.parser.parser.callbacks
+    skipped = [r for r in p.rules if callbacks[r].__class__.__name__ == "itemgetter"]
+    assert {"expr", "or_expr", "postfix", "unary", "stmt", "decl"} <= {r.origin.name for r in skipped}
+    assert all(len(r.expansion) == 1 and not r.alias for r in skipped)
+
+
+def _tables_of(text: str, payload: bytes) -> bytes:
+    return tables.made_from(text) + payload
+
+
+def test_tables_of_another_grammar_or_lark_are_not_used():
+    text = grammar_text()
+    data = _shipped_bytes().split(b"\n", 1)[1]
+    assert tables.from_tables(text + "\n// edited\n", _tables_of(text, data)) is None
+    other_lark = _tables_of(text, data).replace(f"lark {lark.__version__}".encode(), b"lark 0.0.1", 1)
+    assert tables.from_tables(text, other_lark) is None
+
+
+@pytest.mark.parametrize("payload", [b"", b"\x80\x05not a pickle", pickle.dumps({"data": {}, "memo": {}}),
+                                     pickle.dumps(io.BytesIO(b"an object, not plain data"))])
+def test_unreadable_tables_are_not_used(payload):
+    assert tables.from_tables(grammar_text(), _tables_of(grammar_text(), payload)) is None
+
+
+def test_a_parser_is_built_where_no_tables_fit(monkeypatch, tmp_path):
+    monkeypatch.setattr(tables, "TABLES_NAME", "no-such-file")
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", "")
+    assert tables.shipped(grammar_text()) is None
+    tree = tables.parser(grammar_text()).parse("rule a() { x = 1 }", start="start")
+    assert tree.data == "start"
+
+
+def test_written_tables_load_and_parse(tmp_path, monkeypatch):
+    """What `python -m ruledsl.syntax.tables` writes is read back (its states are numbered
+    anew each build: Lark's sets follow the string hashes, so the bytes differ, not the parses)."""
+    written = tmp_path / "tables"
+    monkeypatch.setattr(tables, "_target", lambda: written)
+    tables.write()
+    p = tables.from_tables(grammar_text(), written.read_bytes())
+    assert p is not None
+    assert _modules(p)[:3] == _modules(Lark(grammar_text(), **tables.OPTIONS))[:3]

@@ -2,8 +2,8 @@
 
 An expression tree is translated into the text of a single Python expression
 (aggregates become generator expressions, attribute reads become table lookups)
-and compiled once at load time into `f(w, env)`: `w` is the runtime World, `env`
-the current frame's locals. Nothing of the game file reaches the generated text
+and made at load time into `f(w, env)` (compiled by Python on its first call:
+deferred.py): `w` is the runtime World, `env` the current frame's locals. Nothing of the game file reaches the generated text
 but names checked against `[A-Za-z_][A-Za-z0-9_]*` and values passed by reference
 in the function's namespace, so a game file cannot inject host code.
 
@@ -18,10 +18,11 @@ have skipped).
 """
 from __future__ import annotations
 
-from .. import budget, cache
+from .. import budget
 from ..check.builtins import BUILTINS
 from ..check.types import Binding
 from ..errors import Diagnostic, GameRuntimeError, RuleError
+from . import deferred
 from .aggregates import CollectionGen, var as _var
 
 ARITH = {"+", "-", "*"}
@@ -152,12 +153,11 @@ def _build(template, body, gen, checked, span):
     ns["_WORK"] = budget.WorkLimit
     ns["_checked"] = checked
     try:
-        code = cache.compiled(template.format(body=body), f"<ruledsl code at {span.where()}>", gen.p.path)
+        return deferred.function(template.format(body=body), f"<ruledsl code at {span.where()}>", gen.p.path, ns,
+                                 "_expr")
     except (SyntaxError, RecursionError, MemoryError):
         raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
                                                   "with 'let' or defs")]) from None
-    exec(code, ns)
-    return ns["_expr"]
 
 
 class _Checked:

@@ -22,10 +22,11 @@ What the ops would have done, the stretch does too:
 """
 from __future__ import annotations
 
-from .. import budget, cache
+from .. import budget
 from ..check.types import PLAYER
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
 from ..runtime.machine import MAX_DEPTH
+from . import deferred
 from .expr import FAILURES, _Checked, _Gen, stored_text
 
 MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)
@@ -139,14 +140,12 @@ class _Stretch:
     def build(self, source, name, span, **ns):
         self.ns.update(ns, _spans=self.spans)
         try:
-            compiled = cache.compiled(source, f"<ruledsl code at {span.where()}>", self.e.p.path)
+            return deferred.function(source, f"<ruledsl code at {span.where()}>", self.e.p.path, self.ns, name)
         except (SyntaxError, RecursionError, MemoryError):
             if self.as_text:
                 raise _TooDeep from None
             raise RuleError([Diagnostic(span, "E403", "these statements are nested too deeply to compile; "
                                                       "split them into rules")]) from None
-        exec(compiled, self.ns)
-        return self.ns[name]
 
     # ------------------------------------------------------------ statements
     def leaf(self, lines, s, depth, mark):

@@ -1,0 +1,53 @@
+"""Generated Python text made into a function, compiled by Python on its first call.
+
+Compiling a game writes a few thousand small Python functions (expressions, stretches of
+statements). Python's compile() of their text is most of what compiling the game costs,
+and `ruledsl check` never calls them. So a text that cannot fail to compile is compiled
+when its function is first called: until then the function is a stub, which on that call
+compiles the text and takes over its code (`__code__`: callers keep the very function
+object, and after the first call it is the generated function, at its speed).
+
+A text that might fail to compile is compiled at once, so that its error (E403, nested
+too deeply for Python) is reported where it was before: by `ruledsl check`. Python
+refuses 200 brackets inside each other, 20 blocks inside each other (and 100 levels of
+indentation), and nesting of other kinds some 1,500 to 3,000 levels deep; a text shorter
+than 1,000 characters with fewer than 190 opening brackets and no line indented 16 levels
+can do none of that.
+"""
+from __future__ import annotations
+
+import types
+
+from .. import cache
+
+MAX_DEFERRED = 1000  # characters of text
+MAX_BRACKETS = 190
+DEEP_LINE = "\n" + "    " * 16
+
+_STUB = compile("def _stub(*args, _first_call, **kwargs):\n    return _first_call(args, kwargs)\n",
+                "<ruledsl deferred>", "exec").co_consts[0]
+
+
+def may_fail(source: str) -> bool:
+    """Whether Python could refuse to compile `source` (see above)."""
+    return (len(source) >= MAX_DEFERRED or DEEP_LINE in source
+            or source.count("(") + source.count("[") + source.count("{") >= MAX_BRACKETS)
+
+
+def function(source: str, filename: str, group: str, ns: dict, name: str):
+    """The function `name` that `source` defines when run in the namespace `ns` (compiled
+    through the code cache of `group`: cache.compiled). Raises compile()'s errors for a text
+    that may fail; others are compiled on the first call."""
+    if may_fail(source):
+        exec(cache.compiled(source, filename, group), ns)
+        return ns[name]
+    stub = types.FunctionType(_STUB, ns, name)
+
+    def first_call(args, kwargs):
+        exec(cache.compiled(source, filename, group), ns)
+        made = ns[name]
+        stub.__code__, stub.__defaults__, stub.__kwdefaults__ = made.__code__, made.__defaults__, made.__kwdefaults__
+        return made(*args, **kwargs)
+
+    stub.__kwdefaults__ = {"_first_call": first_call}
+    return stub

@@ -1,0 +1,68 @@
+"""Generated functions compiled by Python on their first call (ruledsl/compile/deferred.py)."""
+from __future__ import annotations
+
+import pytest
+
+from ruledsl import cache
+from ruledsl.compile import deferred
+from ruledsl.pipeline import load_game
+from support import ROOT, random_playout
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """The texts given to Python's compile() (through the code cache), in order."""
+    seen = []
+    real = cache.compiled
+
+    def counting(source, filename, group):
+        seen.append(source)
+        return real(source, filename, group)
+    monkeypatch.setattr(cache, "compiled", counting)
+    return seen
+
+
+def test_a_function_is_compiled_on_its_first_call_and_is_then_the_generated_one(compiles):
+    ns = {"_k": 10}
+    f = deferred.function("def _f(a, b=2):\n    return a * b + _k\n", "<t>", "g", ns, "_f")
+    assert compiles == [] and f.__code__.co_name == "_stub"
+    assert f(3) == 16 and len(compiles) == 1
+    assert f.__code__.co_name == "_f" and f.__defaults__ == (2,) and f.__kwdefaults__ is None
+    assert f(3, b=3) == 19 and f(1) == 12 and len(compiles) == 1  # compiled once
+    ns["_k"] = 0
+    assert f(3) == 6  # its globals are the namespace, as an exec'd function's
+
+
+def test_a_generator_function_is_deferred_too(compiles):
+    g = deferred.function("def _g(n):\n    yield from range(n)\n", "<t>", "g", {}, "_g")
+    assert list(g(3)) == [0, 1, 2] and list(g(2)) == [0, 1] and len(compiles) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "x = " + "(" * 201 + "1" + ")" * 201,  # Python's parser: at most 200 brackets inside each other
+    "x = " + "-" * 3000 + "1",  # its compiler: some 3,000 levels of other nesting
+    "".join("    " * i + f"for a{i} in b:\n" for i in range(21)) + "    " * 21 + "pass\n",  # 20 blocks
+])
+def test_a_text_python_refuses_is_compiled_at_once(text):
+    with pytest.raises((SyntaxError, RecursionError, MemoryError)):
+        compile(text, "<t>", "exec")
+    assert deferred.may_fail(text)
+    with pytest.raises((SyntaxError, RecursionError, MemoryError)):
+        deferred.function(text, "<t>", "g", {}, "x")  # raised here, not at a first call
+
+
+@pytest.mark.parametrize("text", [
+    "x = " + "(" * (deferred.MAX_BRACKETS - 1) + "1" + ")" * (deferred.MAX_BRACKETS - 1),
+    "x = " + "-" * (deferred.MAX_DEFERRED - 6) + "1",
+    "".join("    " * i + f"for a{i} in b:\n" for i in range(15)) + "    " * 15 + "pass\n",
+])
+def test_texts_just_inside_the_bounds_compile(text):
+    assert not deferred.may_fail(text)
+    compile(text, "<t>", "exec")
+
+
+def test_compiling_a_game_leaves_most_python_compiling_to_its_play(compiles):
+    program = load_game(str(ROOT / "games" / "mafialand.game")).program
+    at_once = len(compiles)
+    random_playout(program, 3, seed=1, max_decisions=200)
+    assert 0 < at_once < len(compiles) / 10  # the long texts only

@@ -23,7 +23,7 @@ from . import ast
 from .grammar import GRAMMAR_NAME
 
 KIND = "parsed"
-FORMAT = b"ruledsl parse cache 1"
+FORMAT = b"ruledsl parse cache 2"  # 2: a span stored without its path (cache.dumps_at)
 
 
 def read_source(path: str) -> str:

@@ -5,6 +5,7 @@ folder of its own (tmp_path), never the user's."""
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 
@@ -80,8 +81,19 @@ def test_a_damaged_entry_is_parsed_again_and_replaced(cache_dir, parses, damage)
     assert parses == ["g.game", "g.game"]
 
 
+class _MadeBy:
+    """Pickles as a call of `maker` (as a span is stored: its maker, then its values)."""
+
+    def __init__(self, maker):
+        self.maker = maker
+
+    def __reduce__(self):
+        return self.maker, (1, 1, 1, 1)
+
+
 @pytest.mark.parametrize("payload", [b"not a pickle", cache.dumps_at(["not", "decls"], "g.game"),
-                                     b"\x80\x05cos\nsystem\n."])  # a class from outside ruledsl
+                                     b"\x80\x05cos\nsystem\n.",  # a class from outside ruledsl
+                                     pickle.dumps((_MadeBy(cache._PathFirst(print, True)),))])  # not a Struct
 def test_an_entry_with_its_digest_but_no_module_in_it_is_a_miss(cache_dir, parses, payload):
     text = GAME.read_text(encoding="utf-8")
     parse.parse_text("g.game", text)

@@ -7,6 +7,7 @@ Every callback gets the node's position (`meta`) and its parts as named paramete
 grammar arrives as None when it is absent (`maybe_placeholders`)."""
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, NamedTuple
 
@@ -45,6 +46,8 @@ class BodyBuilder(Transformer):
         self.path = path
         self.read_expr = read_expr
         self.errors: list[Diagnostic] = []
+        for name in _callbacks(type(self)):  # Lark wraps a v_args callback anew at each lookup (each node)
+            setattr(self, name, getattr(self, name))
 
     # ------------------------------------------------------------ positions, strings
     def span(self, meta) -> Span:
@@ -261,6 +264,12 @@ class BodyBuilder(Transformer):
 
     def match_case(self, meta, keys, value):
         return ast.Case(span=self.span(meta), keys=keys, value=value)
+
+
+@functools.lru_cache(maxsize=None)
+def _callbacks(cls) -> tuple:
+    """The names of a Builder class's callbacks (what class-level v_args wrapped)."""
+    return tuple(name for name in dir(cls) if hasattr(getattr(cls, name, None), "visit_wrapper"))
 
 
 class Outcome(NamedTuple):

@@ -9,18 +9,19 @@ object, and after the first call it is the generated function, at its speed).
 
 A text that might fail to compile is compiled at once, so that its error (E403, nested
 too deeply for Python) is reported where it was before: by `ruledsl check`. Python
-refuses 200 brackets inside each other, 20 blocks inside each other (and 100 levels of
-indentation), and nesting of other kinds some 1,500 to 3,000 levels deep; a text shorter
-than 1,000 characters with fewer than 190 opening brackets and no line indented 16 levels
-can do none of that.
+3.10-3.13 refuse 201 brackets inside each other, 21 blocks inside each other (and 100
+levels of indentation), and about 3,000 levels of other nesting (`-` repeated: a text of
+3,000 characters); a text shorter than 2,900 characters with fewer than 190 opening
+brackets and no line indented 16 levels can do none of that (tests/compile/test_deferred.py).
 """
 from __future__ import annotations
 
+import threading
 import types
 
 from .. import cache
 
-MAX_DEFERRED = 1000  # characters of text
+MAX_DEFERRED = 2900  # characters of text
 MAX_BRACKETS = 190
 DEEP_LINE = "\n" + "    " * 16
 
@@ -39,15 +40,40 @@ def function(source: str, filename: str, group: str, ns: dict, name: str):
     through the code cache of `group`: cache.compiled). Raises compile()'s errors for a text
     that may fail; others are compiled on the first call."""
     if may_fail(source):
-        exec(cache.compiled(source, filename, group), ns)
+        exec(_on_any_stack(source, filename, group), ns)
         return ns[name]
     stub = types.FunctionType(_STUB, ns, name)
 
     def first_call(args, kwargs):
-        exec(cache.compiled(source, filename, group), ns)
+        exec(_on_any_stack(source, filename, group), ns)
         made = ns[name]
         stub.__code__, stub.__defaults__, stub.__kwdefaults__ = made.__code__, made.__defaults__, made.__kwdefaults__
         return made(*args, **kwargs)
 
     stub.__kwdefaults__ = {"_first_call": first_call}
     return stub
+
+
+def _on_any_stack(source: str, filename: str, group: str):
+    """compile() of a text, the same wherever it is called from (a first call, a load).
+    Python's compiler nests only as deep as the stack leaves it room (3.11: three levels a
+    frame still free), and a first call may come deep in a game's recursion. So where it
+    runs out of room, the text is compiled on a fresh stack (a thread of its own): whether
+    it compiles never depends on where it was first called."""
+    try:
+        return cache.compiled(source, filename, group)
+    except RecursionError:
+        pass
+    out: list = []
+
+    def fresh():
+        try:
+            out.append(cache.compiled(source, filename, group))
+        except BaseException as err:  # noqa: BLE001 - raised again below, on the caller's stack
+            out.append(err)
+    thread = threading.Thread(target=fresh, name="ruledsl compile")
+    thread.start()
+    thread.join()
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]

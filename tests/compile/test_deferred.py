@@ -1,6 +1,9 @@
 """Generated functions compiled by Python on their first call (ruledsl/compile/deferred.py)."""
 from __future__ import annotations
 
+import inspect
+import sys
+
 import pytest
 
 from ruledsl import cache
@@ -40,7 +43,7 @@ def test_a_generator_function_is_deferred_too(compiles):
 
 @pytest.mark.parametrize("text", [
     "x = " + "(" * 201 + "1" + ")" * 201,  # Python's parser: at most 200 brackets inside each other
-    "x = " + "-" * 3000 + "1",  # its compiler: some 3,000 levels of other nesting
+    "x = " + "-" * 3000 + "1",  # its compiler: some 3,000 levels of other nesting (3.13: 6,000)
     "".join("    " * i + f"for a{i} in b:\n" for i in range(21)) + "    " * 21 + "pass\n",  # 20 blocks
 ])
 def test_a_text_python_refuses_is_compiled_at_once(text):
@@ -58,7 +61,22 @@ def test_a_text_python_refuses_is_compiled_at_once(text):
 ])
 def test_texts_just_inside_the_bounds_compile(text):
     assert not deferred.may_fail(text)
-    compile(text, "<t>", "exec")
+    deferred._on_any_stack(text, "<t>", "g")  # (on pytest's stack, Python's compiler has less room)
+
+
+def _deep(n: int, then):
+    return then() if n == 0 else _deep(n - 1, then)
+
+
+def test_a_first_call_deep_in_recursion_compiles_as_anywhere_else(compiles):
+    """Python's compiler has three levels a free frame (3.11): at 100 frames from the limit,
+    too few for a text nesting 400 levels, which a call near the bottom of the stack takes."""
+    text = "def _f(a):\n    return " + "-" * 400 + "a\n"
+    f = deferred.function(text, "<t>", "g", {}, "_f")
+    room = sys.getrecursionlimit() - len(inspect.stack(0)) - 100
+    with pytest.raises(RecursionError):
+        _deep(room, lambda: compile(text, "<t>", "exec"))
+    assert _deep(room, lambda: f(5)) == 5 and len(compiles) == 2  # the second on a fresh stack
 
 
 def test_compiling_a_game_leaves_most_python_compiling_to_its_play(compiles):

@@ -11,7 +11,8 @@ boundary is plain data (`GameRecord`, `ErrorRecord`), never an exception object.
 
 The game is parsed, checked and compiled once, in this process: where the pool can
 fork (`start_method`), its workers inherit the compiled program and the imported
-engine, and parse, check, compile and import nothing. Elsewhere they are spawned and
+engine, and parse, check, compile and import nothing (but for Python compiling each
+generated function a worker calls, at its first call: compile/deferred.py). Elsewhere they are spawned and
 load each game file once, at their first block of it.
 """
 from __future__ import annotations

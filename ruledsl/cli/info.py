@@ -53,8 +53,9 @@ def schema_command(name):
 def cache_command(clear):
     """Show where ruledsl keeps what it reuses between runs, and how much; --clear empties it.
 
-    Three caches make a second start fast: the built parser, each file's parse result and
-    the compiled code of its rules. Each entry is checked before use and made again when
+    Three caches make a second start fast: the built parser (only where the parser tables
+    shipped with ruledsl do not fit: a grammar being edited, another Lark), each file's
+    parse result and the compiled code of its rules. Each entry is checked before use and made again when
     missing or damaged, so clearing is never needed for correctness. RULEDSL_CACHE_DIR
     sets the folder; RULEDSL_CACHE_DIR="" turns every cache off.
     """

@@ -10,9 +10,12 @@ def counts(output: str) -> dict:
     return {kind: int(n) for kind, n in re.findall(r"^  (\w[\w ]*?)\s+(\d+) files", output, re.M)}
 
 
-def test_a_check_fills_the_caches_and_clear_empties_them(cache_dir):
+def test_a_run_fills_the_caches_and_clear_empties_them(cache_dir):
     game = ROOT / "examples" / "tic_tac_toe.game"
-    assert run_process("check", game, cwd=ROOT).returncode == 0  # a process of its own writes its code at exit
+    assert run_process("check", game, cwd=ROOT).returncode == 0
+    assert counts(run_cli("cache").output)["parse results"] == 1  # a check compiles (by Python) no short text
+    # a process of its own writes the code it compiled at exit: the functions the games called
+    assert run_process("simulate", game, "--games", "2", cwd=ROOT).returncode == 0
     shown = run_cli("cache")
     assert shown.exit_code == 0 and str(cache_dir) in shown.output
     filled = counts(shown.output)

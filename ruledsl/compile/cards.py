@@ -53,11 +53,16 @@ class CardCompiler(OpEmitter):
 
         def undoable(vm, a, b, n):
             """A refill's shuffle may pause the Machine half-way (ChancePause): the cards
-            moved go back and the outcomes taken are given back, so the op runs again whole."""
-            w, chance = vm.w, vm.chance
+            moved go back and the outcomes taken are given back, so the op runs again whole.
+            What a listener is told (a refill's shuffle) waits for the draw's end, so that
+            a draw run again tells it once."""
+            w, chance, listener = vm.w, vm.chance, vm.listener if vm.listening else None
             keys = {a, b, (self.p.zones[a[0]].refill, None)}
             saved = {k: w.zones[k][:] for k in keys}
             version, work, mark = w.version, w.work, chance.mark()
+            told: list = []
+            if listener is not None:
+                vm.listener = lambda kind, data: told.append((kind, data))
             try:
                 move(vm, a, b, n)
             except ChancePause:
@@ -68,6 +73,11 @@ class CardCompiler(OpEmitter):
                 w.version, w.work = version, work
                 chance.rewind(mark)
                 raise
+            finally:
+                if listener is not None:
+                    vm.listener = listener
+            for kind, data in told:
+                listener(kind, data)
 
         def move(vm, a, b, n):
             w = vm.w

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from ruledsl.pipeline import load_game
+from ruledsl.runtime.chance import ChancePause, RandomChance, ScriptedChance
+from ruledsl.runtime.machine import Machine
 from support import ROOT, plays_the_same
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
@@ -34,3 +36,52 @@ def test_each_chance_statement_is_an_op_of_its_own():
     assert {"roll", "shuffle", "draw"} <= set(kinds)
     usual = load_game(str(ROOT / "games" / "mafialand.game")).program
     assert "roll" not in [k for code in usual.rules.values() for k in code.kinds]  # in a stretch there
+
+
+
+REFILLS_TWICE = """game "T" players 2..2
+cards chip(v: int) { each v in 1..4 }
+zone deck: chip hidden refill from used
+zone used: chip public
+rule setup() { draw 2 from deck to used }
+rule flow() { loop { choose n from 1..9 by seat(0)  draw n from deck to used } }
+"""
+
+
+class _Recording(RandomChance):
+    """A random source that keeps the shuffles it gave."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.given = []
+
+    def shuffle(self, cards, what):
+        self.given.append(super().shuffle(cards, what))
+        return self.given[-1]
+
+
+def test_a_draw_paused_by_its_second_refill_tells_its_first_shuffle_once(tmp_path):
+    """`draw 7` with 2 cards in the deck refills it twice. Paused at the second refill,
+    the draw runs again whole; a listener hears each shuffle once, as in a run that
+    never paused (it heard the first one twice)."""
+    path = tmp_path / "t.game"
+    path.write_text(REFILLS_TWICE)
+    program = load_game(str(path), chance_apart=True).program
+
+    def draw_seven(chance, outcomes=()):
+        heard = []
+        m = Machine(program, 2, chance, listener=lambda kind, data: heard.append((kind, data)))
+        step, known = (lambda: m.choose("7")), list(outcomes)
+        while True:
+            try:
+                step()
+                break
+            except ChancePause:  # the source is told the outcome; the step goes on
+                chance.outcomes.append(known.pop(0))
+                step = m.resume
+        return [(d["what"], d["outcome"]) for kind, d in heard if kind == "chance"], m
+
+    never_paused, m = draw_seven(_Recording(5))
+    assert len(never_paused) == 2 and m.pending is not None
+    paused, m2 = draw_seven(ScriptedChance(), m.chance.given)
+    assert paused == never_paused and m2.w.zones == m.w.zones and m2.pending is not None

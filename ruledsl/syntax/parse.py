@@ -96,9 +96,16 @@ def parse_file(path: str) -> ast.Module:
 def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
     """The parse tree of an expression written inside a string, or its syntax error."""
     try:
-        return parser().parse(src, start="expr")
+        return _expr_tree(parser(), src)
     except UnexpectedInput as err:
         return syntax_diagnostic(path, err, line_offset, col_offset)
+
+
+@functools.lru_cache(maxsize=1024)
+def _expr_tree(p: Lark, src: str):
+    """A `{...}` expression's tree, parsed once per text (the same few recur: `{p}`...);
+    the Builder reads trees and never changes them, and places them where they are."""
+    return p.parse(src, start="expr")
 
 
 # ------------------------------------------------------------------ syntax errors

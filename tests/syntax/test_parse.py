@@ -79,6 +79,16 @@ def test_a_too_long_number_inside_a_string_is_reported():
     assert [c for c, *_ in errors_of('rule a() { say "n is {1234567890123456789012}" }')] == ["E005"]
 
 
+def test_the_same_expression_in_two_strings_has_the_spans_of_each():
+    m = parse_text("t.game", 'rule a() {\n  say "x {n + 1}"\n    say "{n + 1} y {n + 1}"\n}\n')
+    spans = [(p.span.line, p.span.col, p.left.span.col, p.right.span.col)
+             for say in m.decls[0].body for p in say.text.parts if not isinstance(p, str)]
+    assert spans == [(2, 11, 11, 15), (3, 11, 11, 15), (3, 21, 21, 25)]  # one tree, placed three times
+    with pytest.raises(RuleError) as err:
+        parse_text("t.game", 'rule a() {\n  say "{n +}"\n  say "{n +}"\n}\n')
+    assert [(d.span.line, d.span.col) for d in err.value.diagnostics] == [(2, 11), (3, 11)]
+
+
 def test_optional_parts_arrive_as_none_or_their_value():
     m = parse_text("t.game", """
 override rule r(p: player, k: int = 2) -> int? {

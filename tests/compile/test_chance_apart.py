@@ -9,7 +9,7 @@ import pytest
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.chance import ChancePause, RandomChance, ScriptedChance
 from ruledsl.runtime.machine import Machine
-from support import ROOT, plays_the_same
+from support import GAMES, ROOT, plays_the_same
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
 
@@ -39,15 +39,6 @@ def test_each_chance_statement_is_an_op_of_its_own():
 
 
 
-REFILLS_TWICE = """game "T" players 2..2
-cards chip(v: int) { each v in 1..4 }
-zone deck: chip hidden refill from used
-zone used: chip public
-rule setup() { draw 2 from deck to used }
-rule flow() { loop { choose n from 1..9 by seat(0)  draw n from deck to used } }
-"""
-
-
 class _Recording(RandomChance):
     """A random source that keeps the shuffles it gave."""
 
@@ -60,13 +51,11 @@ class _Recording(RandomChance):
         return self.given[-1]
 
 
-def test_a_draw_paused_by_its_second_refill_tells_its_first_shuffle_once(tmp_path):
+def test_a_draw_paused_by_its_second_refill_tells_its_first_shuffle_once():
     """`draw 7` with 2 cards in the deck refills it twice. Paused at the second refill,
     the draw runs again whole; a listener hears each shuffle once, as in a run that
     never paused (it heard the first one twice)."""
-    path = tmp_path / "t.game"
-    path.write_text(REFILLS_TWICE)
-    program = load_game(str(path), chance_apart=True).program
+    program = load_game(str(GAMES / "refill_twice.game"), chance_apart=True).program
 
     def draw_seven(chance, outcomes=()):
         heard = []

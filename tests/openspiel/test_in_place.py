@@ -13,7 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from ruledsl.openspiel.game import load_game  # noqa: E402
 from ruledsl.openspiel.play import Play  # noqa: E402
-from support import ROOT  # noqa: E402
+from support import GAMES as FIXTURES, ROOT  # noqa: E402
 
 EXAMPLES = ROOT / "examples"
 GAMES = [(EXAMPLES / "tic_tac_toe.game", 2), (EXAMPLES / "kuhn_poker.game", 2),
@@ -104,22 +104,11 @@ def test_a_step_that_asks_for_chance_pauses_in_place_and_goes_on(monkeypatch):
     assert not load_game(str(EXAMPLES / "goofspiel.game"), simultaneous=True).in_place  # its runs keep copies
 
 
-REFILLS = """game "T" players 2..2
-cards chip(v: int) { each v in 1..4 }
-zone deck: chip hidden refill from used
-zone used: chip public
-rule setup() { draw 2 from deck to used }
-rule flow() { loop { choose n from 1..9 by seat(0)  draw n from deck to used } }
-"""
-
-
-def test_a_draw_that_refills_twice_takes_each_shuffle_once(tmp_path):
+def test_a_draw_that_refills_twice_takes_each_shuffle_once():
     """`draw 7` with 2 cards in the deck refills it from `used` (the draw's own
     destination) twice: the second shuffle pauses a draw that has taken the first one's
     outcome, which must be given back (ScriptedChance.rewind) before the draw runs again."""
-    path = tmp_path / "t.game"
-    path.write_text(REFILLS)
-    fast, slow = both_ways(path, 2)
+    fast, slow = both_ways(FIXTURES / "refill_twice.game", 2)
     line = [fast.label_ids["7"]] + [1, 2, 0] + [2, 0, 1] + [fast.label_ids["3"]]
     a, b = fast.new_initial_state(), slow.new_initial_state()
     for action in line:

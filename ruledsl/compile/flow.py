@@ -90,8 +90,10 @@ class FlowCompiler(OpEmitter):
         exit_ref = [0]
         span = s.span
 
+        turns = players and bool(self.m.ends)  # a turn boundary looks at the end conditions, if any
+
         def step(vm, fr):
-            if players and vm.check_ends():
+            if turns and vm.check_ends():
                 return True  # a turn boundary: the game may have ended
             it = fr.env[slot]
             w = vm.w

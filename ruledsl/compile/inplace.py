@@ -261,12 +261,15 @@ class _Stretch:
         self.tick(lines, k, depth + 1)
         lines.append(f"{inner}env[{var}] = {item}")
         lines.append(self.block(s.body, depth + 1, True))
-        if turns:  # after the last turn, unless a `break` (in a whole rule, whole.py) left the loop
+        if turns and self.e.m.ends:  # after the last turn, unless a `break` (in a whole rule, whole.py) left the loop
             lines.append(f"{pad}else:")
             self.turn_boundary(lines, k, depth + 1)
 
     def turn_boundary(self, lines, k, depth):
-        """The end conditions are looked at; the game may end here (GameOver)."""
+        """The end conditions are looked at; the game may end here (GameOver). A game
+        without `end when` has none to look at."""
+        if not self.e.m.ends:
+            return
         pad = "    " * depth
         lines += [f"{pad}_at = {k}", f"{pad}if vm.check_ends():", f"{pad}    raise _Over"]
 

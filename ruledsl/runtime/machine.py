@@ -215,8 +215,8 @@ class Machine:
             self.spent += start - w.work
 
     def decide(self, decision: Decision):
-        """Called by a decision op: first the end conditions, then a pause."""
-        if self.check_ends():
+        """Called by a decision op: first the end conditions (if the game has any), then a pause."""
+        if self.program.ends and self.check_ends():
             return True
         self.pending = decision
         return True

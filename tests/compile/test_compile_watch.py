@@ -83,3 +83,23 @@ rule flow() {
     m.choose("2")
     m.choose("2")
     assert m.result is not None and m.result.reason == "ten points"
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_game_without_end_conditions_never_looks_at_them(monkeypatch, fast):
+    """Kuhn poker and tic-tac-toe have no `end when`: neither their turn boundaries (a loop
+    over players, in a stretch, an op or a whole rule's generator) nor their decisions call
+    check_ends; a game with some does."""
+    from ruledsl.runtime.chance import RandomChance
+    from ruledsl.runtime.machine import Machine
+    looked = []
+    real = Machine.check_ends
+    monkeypatch.setattr(Machine, "check_ends", lambda m: looked.append(1) or real(m))
+    for path, players in (("examples/kuhn_poker.game", 2), ("examples/tic_tac_toe.game", 2),
+                          ("games/mafialand.game", 3)):
+        program = load_game(str(ROOT / path), fuse=fast).program
+        looked.clear()
+        m = Machine(program, players, RandomChance(1), fast=fast)
+        while m.pending is not None and m.steps < 40:
+            m.choose_index(0)
+        assert bool(looked) == bool(program.ends), path

@@ -196,14 +196,15 @@ class _Reducers(dict):
     def __missing__(self, cls):
         if not issubclass(cls, msgspec.Struct):
             raise KeyError(cls)
-        names, path, how = cls.__struct_fields__, self.path, []
+        path, how = self.path, []
+        path_first = cls.__struct_fields__[:1] == ("path",)
 
         def reduce(obj):
             if not how:  # msgspec's own reduction rebuilds by position, or not at all
                 by_position = obj.__reduce__()[0] is cls
                 how.extend([by_position, _PathFirst(cls, by_position)])
             values = msgspec.structs.astuple(obj)
-            if names and names[0] == "path" and values[0] is path:
+            if path_first and values[0] is path:
                 return how[1], values[1:]
             return (cls, values) if how[0] else (_struct, (cls, values))
         self[cls] = reduce

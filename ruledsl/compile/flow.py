@@ -11,7 +11,7 @@ import itertools
 
 from ..budget import charge
 from ..check.types import PLAYER
-from .inplace import over_players
+from .inplace import looks_at_ends, over_players
 from .ops import OpEmitter
 from .watch import watched, write_key
 
@@ -90,7 +90,7 @@ class FlowCompiler(OpEmitter):
         exit_ref = [0]
         span = s.span
 
-        turns = players and bool(self.m.ends)  # a turn boundary looks at the end conditions, if any
+        turns = looks_at_ends(s, self.m)
 
         def step(vm, fr):
             if turns and vm.check_ends():

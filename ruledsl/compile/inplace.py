@@ -66,6 +66,12 @@ def over_players(loop) -> bool:
     return loop.source.note.type.elem == PLAYER
 
 
+def looks_at_ends(loop, model) -> bool:
+    """Whether a loop's turn boundaries look at the end conditions: it goes over players,
+    and the game has some (`end when`; without, there is nothing to look at)."""
+    return over_players(loop) and bool(model.ends)
+
+
 def _failed(span, err) -> GameRuntimeError:
     return GameRuntimeError(span, "R000", failure_message(err))
 
@@ -251,25 +257,23 @@ class _Stretch:
         """Over players, each turn is a turn boundary; knocked-out players miss theirs."""
         pad, inner = "    " * depth, "    " * (depth + 1)
         items, var, k = self.const(self.e.order_fn(s)), self.const(s.var), self.at(s.span)
-        turns = over_players(s)
+        turns, boundaries = over_players(s), looks_at_ends(s, self.e.m)
         item = f"_i{depth}"
         lines.append(f"{pad}_at = {k}")
         lines.append(f"{pad}for {item} in {items}(vm, env):")
         if turns:
             lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue"]
+        if boundaries:
             self.turn_boundary(lines, k, depth + 1)
         self.tick(lines, k, depth + 1)
         lines.append(f"{inner}env[{var}] = {item}")
         lines.append(self.block(s.body, depth + 1, True))
-        if turns and self.e.m.ends:  # after the last turn, unless a `break` (in a whole rule, whole.py) left the loop
+        if boundaries:  # after the last turn, unless a `break` (in a whole rule, whole.py) left the loop
             lines.append(f"{pad}else:")
             self.turn_boundary(lines, k, depth + 1)
 
     def turn_boundary(self, lines, k, depth):
-        """The end conditions are looked at; the game may end here (GameOver). A game
-        without `end when` has none to look at."""
-        if not self.e.m.ends:
-            return
+        """The end conditions are looked at; the game may end here (GameOver)."""
         pad = "    " * depth
         lines += [f"{pad}_at = {k}", f"{pad}if vm.check_ends():", f"{pad}    raise _Over"]
 

@@ -48,7 +48,7 @@ def shipped(text: str) -> Lark | None:
     """The parser loaded from the shipped tables, or None when they are missing, made from
     another grammar or Lark, or unreadable."""
     try:
-        data = (resources.files(__package__) / TABLES_NAME).read_bytes()
+        data = _target().read_bytes()
     except OSError:
         return None
     return from_tables(text, data)

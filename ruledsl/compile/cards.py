@@ -88,7 +88,7 @@ class CardCompiler(OpEmitter):
                 w.work -= budget.DRAW_COST
                 if w.work < 0:
                     budget.charge(w, 0, span)
-                w.put(zones[a][0], b)
+                w.draw_top(a, b)
         self.simple(code, s, draw)
 
     def refill(self, vm, key) -> bool:

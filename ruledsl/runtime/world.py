@@ -131,8 +131,9 @@ class World:
         w.out_order = self.out_order[:]
         w.shared = self.shared.copy()
         w.players = [p.copy() for p in self.players]
-        w.spaces = {b: {f: col.copy() for f, col in cols.items()} for b, cols in self.spaces.items()}
-        w.cardf = {f: col.copy() for f, col in self.cardf.items()}
+        spaces, cardf = self.spaces, self.cardf  # often none: a comprehension costs a call
+        w.spaces = {b: {f: col.copy() for f, col in cols.items()} for b, cols in spaces.items()} if spaces else {}
+        w.cardf = {f: col.copy() for f, col in cardf.items()} if cardf else {}
         w.zones = self.zones.copy()
         w.loc = self.loc.copy()
         return w
@@ -165,6 +166,17 @@ class World:
         loc[card] = key
         watch = self.program.zones_watched  # as zone_changed, for both zones
         if watch is None or key[0] in watch or (old is not None and old[0] != key[0] and old[0] in watch):
+            self.version += 1
+
+    def draw_top(self, src, key):
+        """Moves the top card of zone `src` (which holds one) onto zone `key`: `put` for
+        a card known to lie on top of `src`, found without a search."""
+        zones = self.zones
+        card = zones[src].pop(0)
+        zones[key].insert(0, card)
+        self.loc[card] = key
+        watch = self.program.zones_watched
+        if watch is None or key[0] in watch or (src[0] != key[0] and src[0] in watch):
             self.version += 1
 
     def zone_changed(self, name: str):

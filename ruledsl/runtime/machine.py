@@ -314,13 +314,17 @@ class Machine:
         keys = scores  # without tiebreaks, the score alone orders
         if p.tiebreaks:
             keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
-        alive = [s for s, living in enumerate(w.alive) if living]
-        ranking = sorted(alive, key=keys.__getitem__, reverse=True) + w.out_order[::-1]
+        alive = range(w.n) if all(w.alive) else [s for s, living in enumerate(w.alive) if living]
+        ranking = sorted(alive, key=keys.__getitem__, reverse=True)
+        if w.out_order:
+            ranking += w.out_order[::-1]
         if winner is not None:
             winners = [winner]
-            ranking = [winner] + [s for s in ranking if s != winner]
+            if ranking[0] != winner:
+                ranking = [winner] + [s for s in ranking if s != winner]
         elif alive and by_rule and not draw:
-            winners = [s for s in alive if keys[s] == keys[ranking[0]]]
+            best = keys[ranking[0]]
+            winners = [s for s in alive if keys[s] == best]
         else:
             winners = []
         self.pending = None

@@ -256,11 +256,14 @@ class _Stretch:
     def g_For(self, lines, s, depth):
         """Over players, each turn is a turn boundary; knocked-out players miss theirs."""
         pad, inner = "    " * depth, "    " * (depth + 1)
-        items, var, k = self.const(self.e.order_fn(s)), self.const(s.var), self.at(s.span)
+        var, k = self.const(s.var), self.at(s.span)
         turns, boundaries = over_players(s), looks_at_ends(s, self.e.m)
         item = f"_i{depth}"
         lines.append(f"{pad}_at = {k}")
-        lines.append(f"{pad}for {item} in {items}(vm, env):")
+        if s.start is None and s.order is None:  # the collection as it is: its values never change in place
+            lines.append(f"{pad}for {item} in {self.const(self.e.x.source(s.source))}(w, env):")
+        else:
+            lines.append(f"{pad}for {item} in {self.const(self.e.order_fn(s))}(vm, env):")
         if turns:
             lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue"]
         if boundaries:

@@ -2,12 +2,14 @@
 and ranges) as Python text, a mixin of the expression generator (expr.py `_Gen`).
 
 Aggregates become comprehensions over the items, each visit charged to the work budget.
-Two shortcuts in fast code, each with the checked code (no shortcut) behind it:
+Three shortcuts in fast code, each with the checked code (no shortcut) behind it:
 - a `where` conjunct `x.attr == K` on a fixed attribute of a board or card set (K not
   mentioning x) is an index lookup: only matching items are visited;
-- count, any and all whose one test is `x.f == K` on a stored field run in C over the
-  field's column (`by_column`); over a whole board, or one group of it by a fixed
-  attribute, they are a lookup in the tally the column keeps as it is written
+- else the `where` conjuncts that read only fixed attributes of x (`t.row == t.col`)
+  are met by items listed once (`meeting`): only those are visited;
+- count, any and all whose one test is `x.f == K` or `x.f != K` on a stored field run
+  in C over the field's column (`by_column`); over a whole board, or one group of it by
+  a fixed attribute, they are a lookup in the tally the column keeps as it is written
   (runtime/world.py Column).
 """
 from __future__ import annotations
@@ -54,9 +56,21 @@ class CollectionGen:
         index found by find_index, or all of the source."""
         if index is None:
             src = self.items(e.source)
+        elif index.fixed:
+            src = self.meeting(e, index.fixed)
         else:
             src = f"{self.const(_AttrIndex(index.table))}[{self.expr(index.key)}]"
         return f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
+
+    def meeting(self, e, conds) -> str:
+        """The code of the items of a board or card set that meet `conds` (conjuncts on
+        fixed attributes alone), listed in order on first use and kept: no World is read
+        and nothing is charged. Should a conjunct fail on an item the rules would never
+        test it on, the fast code fails and the checked code decides, as for an index."""
+        kept = self.const(_Kept())
+        where = " and ".join(self.expr(c) for c in conds)
+        return f"({kept}.items if {kept}.items is not None else {kept}.keep(" \
+               f"[{var(e.var)} for {var(e.var)} in {self.items(e.source)} if {where}]))"
 
     def find_index(self, e, conds):
         """The _Index of the first conjunct `x.attr == K` on a fixed attribute of a board or
@@ -72,6 +86,9 @@ class CollectionGen:
             test = _attr_test(c, e.var)
             if test is not None and test[0].name in tables:
                 return _Index(tables[test[0].name], test[1], conds[:i] + conds[i + 1:], test[0].name)
+        fixed = [c for c in conds if _fixed_only(c, e.var, tables)]
+        if fixed:
+            return _Index(None, None, [c for c in conds if not any(c is f for f in fixed)], None, fixed)
         return None
 
     def fixed_attrs(self, name):
@@ -87,7 +104,7 @@ class CollectionGen:
         return None
 
     def by_column(self, e):
-        """count, any or all whose one test is `x.f == K` on a stored field of a board or
+        """count, any or all whose one test is `x.f == K` (or `x.f != K`) on a stored field of a board or
         card set (K not mentioning x; other conjuncts only on fixed attributes, through
         their index), as one pass in C over the field's column: `count(x in S where
         x.f == K)`, `any(x in S where x.f == K)`, `all(x in S [where ...]: x.f == K)`.
@@ -106,13 +123,13 @@ class CollectionGen:
         match = self.column_eq(e.var, test) if test is not None and not rest else None
         if match is None:  # decided before any text is made: nested aggregates are made once
             return None
-        column, key, attr = match
-        grouping = self.tallied(e, attr, index)
+        column, key, attr, equal = match
+        grouping = self.tallied(e, attr, index) if equal else None
         if grouping is not None:  # a lookup in the column's tally (world.Column)
             run = {"count": _tally, "any": _tally_any, "all": _tally_all}[e.func]
             return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
         values = f"map({column}.__getitem__, {self.visited(e, index)})"
-        run = {"count": operator.countOf, "any": operator.contains, "all": _all_equal}[e.func]
+        run = (BY_COLUMN_EQ if equal else BY_COLUMN_NE)[e.func]
         return f"{self.const(run)}({values}, {self.expr(key)})"
 
     def tallied(self, e, attr, index):
@@ -123,22 +140,23 @@ class CollectionGen:
         src = e.source
         if not (isinstance(src, ast.Name) and src.note.binding is Binding.BOARD):
             return None
-        if len(self.m.boards[src.name].spaces) < TALLY_MIN_SPACES:
+        if len(self.m.boards[src.name].spaces) < TALLY_MIN_SPACES or (index is not None and index.fixed):
             return None
         if attr.note.type.kind not in TALLIED:
             return None
         return self.p.tally(src.name, attr.name, index.attr if index is not None else None)
 
     def column_eq(self, var, c):
-        """(the column of x.f, K, x.f) for a test `x.f == K` on a stored field, or None."""
-        test = _attr_test(c, var)
+        """(the column of x.f, K, x.f, whether ==) for a test `x.f == K` or `x.f != K` on a
+        stored field, or None."""
+        test = _attr_test(c, var, ("==", "!="))
         if test is None:
             return None
-        (attr, key), ot = test, test[0].obj.note.type
+        (attr, key), ot, equal = test, test[0].obj.note.type, c.op == "=="
         if ot.kind == "space" and attr.name not in self.m.boards[ot.name].params:
-            return f"w.spaces[{ot.name!r}][{attr.name!r}]", key, attr
+            return f"w.spaces[{ot.name!r}][{attr.name!r}]", key, attr, equal
         if ot.kind == "card" and attr.name not in self.m.cardsets[ot.name].params:
-            return f"w.cardf[{attr.name!r}]", key, attr
+            return f"w.cardf[{attr.name!r}]", key, attr, equal
         return None
 
     def c_Aggregate(self, e):
@@ -187,11 +205,14 @@ TALLY_MIN_SPACES = 12
 
 
 class _Index(NamedTuple):
-    """A `where` conjunct `x.attr == key` answered by the table of a fixed attribute."""
+    """A `where` conjunct `x.attr == key` answered by the table of a fixed attribute, or
+    (with `fixed`) the conjuncts that read nothing but fixed attributes of x, answered by
+    the items that meet them, listed once."""
     table: object  # function giving [(item, value of attr)...] (fixed_attrs)
     key: object  # the expression K
     rest: list  # the other conjuncts
-    attr: str
+    attr: str | None
+    fixed: list = ()  # the conjuncts on fixed attributes alone (then table, key and attr are None)
 
 
 def _tally(items, column, i, key) -> int:
@@ -213,6 +234,22 @@ def _all_equal(values, key) -> bool:
     return not any(map(partial(operator.ne, key), values))
 
 
+def _count_unequal(values, key) -> int:
+    return sum(map(partial(operator.ne, key), values))
+
+
+def _any_unequal(values, key) -> bool:
+    return any(map(partial(operator.ne, key), values))
+
+
+def _none_equal(values, key) -> bool:
+    return not operator.contains(values, key)
+
+
+BY_COLUMN_EQ = {"count": operator.countOf, "any": operator.contains, "all": _all_equal}  # x.f == K
+BY_COLUMN_NE = {"count": _count_unequal, "any": _any_unequal, "all": _none_equal}  # x.f != K
+
+
 class _Unfiltered:
     """An aggregate seen without its `where` (for `all(x in S where c)`, c is the value)."""
 
@@ -220,16 +257,49 @@ class _Unfiltered:
         self.source, self.var, self.where, self.span = e.source, e.var, None, e.span
 
 
-def _attr_test(c, name: str):
-    """(x.attr, K) for a test `x.attr == K` or `K == x.attr` on the item `name` (K not
-    mentioning it), else None."""
-    if not (isinstance(c, ast.Binary) and c.op == "=="):
+def _attr_test(c, name: str, ops=("==",)):
+    """(x.attr, K) for a test `x.attr == K` or `K == x.attr` (or another of `ops`) on the
+    item `name` (K not mentioning it), else None."""
+    if not (isinstance(c, ast.Binary) and c.op in ops):
         return None
     for attr, key in ((c.left, c.right), (c.right, c.left)):
         if isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.name == name \
                 and not _mentions(key, name):
             return attr, key
     return None
+
+
+FIXED_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "+", "-", "and", "or"})
+
+
+def _fixed_only(e, name: str, attrs) -> bool:
+    """Whether `e` reads the item `name` only through its fixed attributes `attrs`, and
+    nothing else but literals, spaces and enum values, with operators that read nothing
+    either: its value for an item is the same in every game."""
+    if isinstance(e, ast.Attr):
+        return isinstance(e.obj, ast.Name) and e.obj.name == name and e.obj.note.binding is Binding.ITEM \
+            and e.name in attrs
+    if isinstance(e, ast.Name):
+        return e.note.binding in (Binding.SPACE, Binding.ENUM_VALUE) or \
+            (e.name == name and e.note.binding is Binding.ITEM)
+    if isinstance(e, (ast.Int, ast.Bool, ast.NoneLit)):
+        return True
+    if isinstance(e, ast.Binary):
+        return e.op in FIXED_OPS and _fixed_only(e.left, name, attrs) and _fixed_only(e.right, name, attrs)
+    if isinstance(e, (ast.Not, ast.Neg)):
+        return _fixed_only(e.operand, name, attrs)
+    return False
+
+
+class _Kept:
+    """The items of a collection that meet fixed conditions, once listed (CollectionGen.meeting)."""
+
+    def __init__(self):
+        self.items = None
+
+    def keep(self, items: list) -> list:
+        self.items = items
+        return items
 
 
 def _conjuncts(e) -> list:

@@ -140,11 +140,18 @@ zone hand per player: c owner
     ("if all(x in c where x.suit == 1: x.owner == seat(1)) then 1 else 0", 0),
     ("if all(x in c where x.suit == 1 and x.rank < 3: x.owner == seat(1)) then 1 else 0", 0),
     ("if all(x in c where x.suit == 1 and x.rank == 1: x.owner == seat(1)) then 1 else 0", 1),
+    ("count(x in c where x.owner != none)", 4),
+    ("count(x in c where x.suit == 1 and x.owner != seat(1))", 2),
+    ("if any(x in c where x.suit == 0 and x.owner != seat(1)) then 1 else 0", 1),
+    ("if any(x in c where x.suit == 1 and seat(1) != x.owner) then 1 else 0", 1),
+    ("if all(x in c where x.suit == 0: x.owner != none) then 1 else 0", 1),
+    ("if all(x in c: x.owner != none) then 1 else 0", 0),
+    ("if all(x in c where x.rank == 1: seat(0) != x.owner) then 1 else 0", 1),
     # the key is evaluated before the items in the fast code; with no items, the rules never evaluate it
     ("count(x in hand[seat(0)] where x.owner == [seat(0)][5])", 0),
 ])
 def test_count_any_and_all_over_a_stored_field_keep_their_meaning(tmp_path, expr, value):
-    """Such tests run in C over the field's column (ExprCompiler.by_column)."""
+    """Such tests (== and !=) run in C over the field's column (CollectionGen.by_column)."""
     text = COLUMNS + f"""shared {{ n: int = 9 }}
 rule flow() {{
   for x in c {{
@@ -281,3 +288,57 @@ def test_a_small_board_is_not_tallied(tmp_path):
     m = run_text(tmp_path, text)
     assert len(m.program.boards["lots"].spaces) < TALLY_MIN_SPACES
     assert m.program.tallied == {} and m.w.shared["n"] == 3
+
+
+GRID = """board grid(row: int, col: int) {
+  field owner: player? = none
+  space a1 0 0
+  space a2 0 1
+  space a3 0 2
+  space b1 1 0
+  space b2 1 1
+  space b3 1 2
+  space c1 2 0
+  space c2 2 1
+  space c3 2 2
+}
+"""
+
+
+@pytest.mark.parametrize("expr,value", [
+    ("count(t in grid where t.row == t.col and t.owner == seat(0))", 2),
+    ("count(t in grid where t.owner == seat(0) and t.row + t.col == 2)", 1),
+    ("count(t in grid where not (t.row < t.col) and t.owner == none)", 3),
+    ("size([t in grid where t.row - t.col == 1 or t == a3])", 3),
+    ("sum(t in grid where t.row + t.col == 2 and t != b2: t.col)", 2),
+    ("if first(t in grid where t.col > t.row and t.owner == seat(1)) == a3 then 1 else 0", 1),
+    ("if all(t in grid where t.row == t.col: t.owner == seat(0)) then 1 else 0", 0),
+])
+def test_conjuncts_on_fixed_attributes_alone_keep_meaning_and_order(tmp_path, expr, value):
+    """`where` conjuncts that read only fixed attributes of the item (and literals) are
+    met by items found once (CollectionGen.meeting); the rest are tested on those."""
+    text = GRID + f"""shared {{ n: int = 9 }}
+rule flow() {{
+  a1.owner = seat(0)
+  c3.owner = seat(0)
+  c1.owner = seat(0)
+  b3.owner = seat(1)
+  a3.owner = seat(1)
+  n = {expr}
+}}
+"""
+    assert run_text(tmp_path, text).w.shared["n"] == value
+
+
+def test_the_items_meeting_fixed_conjuncts_are_listed_once_and_charged_as_visited(tmp_path):
+    """The diagonal of a 3x3 board: 3 items visited, not 9, and the list is kept."""
+    from ruledsl.compile.aggregates import _Kept
+    game = GRID + "def mine(p: player) = count(t in grid where t.row == t.col and t.owner == p)\n" \
+                  "rule flow() { choose x from 1..2 by seat(0) }\n"
+    m = run_text(tmp_path, game)
+    mine = m.program.def_bodies["mine"][0]
+    m.w.work = 100
+    assert mine(m.w, 0) == 0
+    kept = [k for k in mine.__globals__.values() if isinstance(k, _Kept)]
+    assert [k.items for k in kept] == [["a1", "b2", "c3"]]
+    assert m.w.work == 100 - 1 - 3  # the def's call, and the three spaces of the diagonal

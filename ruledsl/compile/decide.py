@@ -1,11 +1,14 @@
 """Compile stage: decision points (choose, menu, may). Each op pauses the Machine."""
 from __future__ import annotations
 
-from ..check.types import coll, elem_of
+from ..check.types import Binding, coll, elem_of
 from ..errors import GameRuntimeError
 from ..runtime.machine import Decision
 from ..syntax import ast
 from .ops import OpEmitter
+
+
+DISTINCT = frozenset({Binding.BOARD, Binding.ENUM, Binding.PLAYERS, Binding.SEATS})  # names of no repeats
 
 
 def _dedupe(labels, values, state_of=None):
@@ -62,6 +65,12 @@ class DecisionCompiler(OpEmitter):
             key_label, with_fields = self.p.card_key_label, False
             labels_of = lambda vs: [key_label(v) for v in vs]  # noqa: E731
 
+        # a board's spaces, an enum's values or the players, or some of them: no two are
+        # alike, and a space or value is its own label
+        distinct = isinstance(s.source, ast.Name) and s.source.note.binding in DISTINCT
+        if distinct and elem.kind in ("space", "enum"):
+            labels_of = None
+
         def bind(vm, fr, value):
             fr.env[var] = value
             fr.pc += 1
@@ -79,8 +88,11 @@ class DecisionCompiler(OpEmitter):
             values = src(w, env)  # a fresh list, or a constant one that nothing changes
             if not values:
                 raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
-            state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
-            labels, values = _dedupe(labels_of(values), values, state_of)
+            if distinct:
+                labels = values if labels_of is None else labels_of(values)
+            else:
+                state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
+                labels, values = _dedupe(labels_of(values), values, state_of)
             who = seat(w, env)
             return vm.decide(Decision(who, name, labels, values, span, secret, "choose",
                                       sealed_bind(who, values) if secret else bind))

@@ -11,6 +11,13 @@ from .ops import OpEmitter
 DISTINCT = frozenset({Binding.BOARD, Binding.ENUM, Binding.PLAYERS, Binding.SEATS})  # names of no repeats
 
 
+def _distinct(e) -> bool:
+    """Whether collection `e` can't hold an item twice: a name of DISTINCT, or filtered from one."""
+    while isinstance(e, ast.Filter):
+        e = e.source
+    return isinstance(e, ast.Name) and e.note.binding in DISTINCT
+
+
 def _dedupe(labels, values, state_of=None):
     """Identical choices (e.g. two equal cards) are offered once, the first of them.
 
@@ -67,7 +74,7 @@ class DecisionCompiler(OpEmitter):
 
         # a board's spaces, an enum's values or the players, or some of them: no two are
         # alike, and a space or value is its own label
-        distinct = isinstance(s.source, ast.Name) and s.source.note.binding in DISTINCT
+        distinct = _distinct(s.source)
         if distinct and elem.kind in ("space", "enum"):
             labels_of = None
 

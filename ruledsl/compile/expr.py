@@ -22,6 +22,7 @@ from .. import budget
 from ..check.builtins import BUILTINS
 from ..check.types import Binding
 from ..errors import Diagnostic, GameRuntimeError, RuleError
+from ..syntax import ast
 from . import deferred
 from .aggregates import CollectionGen, var as _var
 
@@ -294,6 +295,8 @@ class _Gen(CollectionGen):
     # ------------------------------------------------------------ operators
     def c_Binary(self, e):
         op, a, b = e.op, self.expr(e.left), self.expr(e.right)
+        if op in ("==", "!=") and (type(e.left) is ast.NoneLit or type(e.right) is ast.NoneLit):
+            return f"({a} {'is' if op == '==' else 'is not'} {b})"  # no value of the language equals none but none
         if op in ("and", "or") or op in ARITH or op in COMPARE:
             return f"({a} {op} {b})"
         if op in ("/", "%"):

@@ -342,3 +342,13 @@ def test_the_items_meeting_fixed_conjuncts_are_listed_once_and_charged_as_visite
     kept = [k for k in mine.__globals__.values() if isinstance(k, _Kept)]
     assert [k.items for k in kept] == [["a1", "b2", "c3"]]
     assert m.w.work == 100 - 1 - 3  # the def's call, and the three spaces of the diagonal
+
+
+@pytest.mark.parametrize("kind,value,equal", [("player", "seat(0)", False), ("player", "none", True),
+                                              ("color", "red", False), ("color", "none", True)])
+def test_a_comparison_with_none_is_true_of_none_alone(tmp_path, kind, value, equal):
+    """`x == none` is generated as `x is None`: no value of the language equals none but none
+    (seat 0 is the number 0)."""
+    m = run_text(tmp_path, f"enum color {{ red }}\nshared {{ x: {kind}? = none  a: bool = false  b: bool = false }}\n"
+                           f"rule flow() {{ x = {value}  a = x == none  b = none != x }}\n")
+    assert (m.w.shared["a"], m.w.shared["b"]) == (equal, not equal)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from ..syntax import ast
-from .world import Column, Zones
+from .world import ALL_MADE, Column, Zones
 
 
 class Card(msgspec.Struct, frozen=True):
@@ -167,7 +167,8 @@ class Program(msgspec.Struct):
             keys = self.zone_keys(zone, w.n)
             order += [(name, key) for key in keys]
             first_zone.setdefault(zone.cards, (name, keys[0]))
-        w.zones = Zones(tuple(order), {key: i for i, key in enumerate(order)})
+        w.zones = Zones(tuple(order), {key: i for i, key in enumerate(order)},
+                        [(key, []) for key in order] if len(order) <= ALL_MADE else ())
         for set_name, ids in self.cardset_ids.items():
             key = first_zone.get(set_name)
             if key is not None:

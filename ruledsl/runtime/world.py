@@ -60,12 +60,17 @@ class Column(dict):
 _NOTHING = object()
 
 
+ALL_MADE = 32  # a game with at most this many zones has them all made at the start, and copied
+
+
 class Zones(dict):
-    """The zones' cards, {(zone, key): [card, ...]}, holding only zones that held a card at
-    some time: a game may have hundreds of zones (one per card, say), mostly empty, and a
-    copy copies the ones that hold cards. An empty zone is made on first use; `order` has
-    every zone's key in the program's order (shared by every copy), which is the order in
-    which they are shown (`in_order`)."""
+    """The zones' cards, {(zone, key): [card, ...]}. A game may have hundreds of zones (one
+    per card, say), mostly empty: then it holds only zones that held a card at some time,
+    an empty zone is made on first use, and a copy copies the ones that hold cards. A game
+    of ALL_MADE zones or fewer has every zone made at the start (Program.init_world) and
+    copied, which costs less than making them again in every game. `order` has every
+    zone's key in the program's order (shared by every copy), which is the order in which
+    they are shown (`in_order`)."""
     __slots__ = ("order", "index")
 
     def __init__(self, order: tuple, index: dict, filled=()):
@@ -80,9 +85,13 @@ class Zones(dict):
 
     def copy(self) -> "Zones":
         other = Zones.__new__(Zones)
-        for k, v in self.items():
-            if v:
+        if len(self.order) <= ALL_MADE:
+            for k, v in self.items():
                 other[k] = v[:]
+        else:
+            for k, v in self.items():
+                if v:
+                    other[k] = v[:]
         other.order, other.index = self.order, self.index
         return other
 

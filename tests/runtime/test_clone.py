@@ -125,3 +125,16 @@ def test_a_copy_holds_the_zones_with_cards_and_shows_every_zone():
     assert [k for k, _ in w.zones.filled()] == sorted(w.zones.keys() - {k for k, v in w.zones.items() if not v},
                                                        key=w.zones.order.index)
     assert m.w.snapshot() != w.snapshot()  # the copy changed alone
+
+
+def test_a_game_of_few_zones_has_them_all_made_and_copied():
+    """Up to ALL_MADE zones, every zone is made at the start and every copy copies each,
+    empty or not: none is made again in each game (Kuhn poker's two hands)."""
+    from ruledsl.runtime.world import ALL_MADE
+
+    program = load_game(str(ROOT / "examples" / "kuhn_poker.game")).program
+    start = program.start_world(2)
+    assert len(start.zones.order) <= ALL_MADE and set(start.zones) == set(start.zones.order)
+    w = start.clone()
+    assert w.zones == start.zones and all(w.zones[k] is not start.zones[k] for k in w.zones)
+    assert w.zones[("hand", 0)] == [] and set(w.zones) == set(w.zones.order)

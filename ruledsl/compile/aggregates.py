@@ -74,8 +74,9 @@ class CollectionGen:
 
     def find_index(self, e, conds):
         """The _Index of the first conjunct `x.attr == K` on a fixed attribute of a board or
-        card set (K not mentioning x), or None (always in checked code: an index evaluates
-        its key before the other conjuncts)."""
+        card set (K not mentioning x), else of the conjuncts on its fixed attributes alone,
+        or None (always in checked code: an index evaluates its key before the other
+        conjuncts, and meeting evaluates its conjuncts on every item)."""
         src = e.source
         if self.checked or not isinstance(src, ast.Name) or src.note.binding.local:
             return None
@@ -104,10 +105,11 @@ class CollectionGen:
         return None
 
     def by_column(self, e):
-        """count, any or all whose one test is `x.f == K` (or `x.f != K`) on a stored field of a board or
-        card set (K not mentioning x; other conjuncts only on fixed attributes, through
-        their index), as one pass in C over the field's column: `count(x in S where
-        x.f == K)`, `any(x in S where x.f == K)`, `all(x in S [where ...]: x.f == K)`.
+        """count, any or all whose one test is `x.f == K` (or `x.f != K`) on a stored field
+        of a board or card set (K not mentioning x; other conjuncts only on fixed
+        attributes, through their index or the items meeting them), as one pass in C over
+        the field's column: `count(x in S where x.f == K)`, `any(x in S where x.f == K)`,
+        `all(x in S [where ...]: x.f == K)`.
         K is evaluated once, before the items (the checked code, run when this fails,
         evaluates as the rules do)."""
         if e.func in ("count", "any") and e.value is None:

@@ -57,16 +57,16 @@ def _card_result(types):
 
 
 def _size(w, x):
-    return len(w.zone(x)) if isinstance(x, tuple) else len(x)
+    return len(w.zones[x]) if isinstance(x, tuple) else len(x)
 
 
 def _top(w, z):
-    cards = w.zone(z)
+    cards = w.zones[z]
     return cards[0] if cards else None
 
 
 def _bottom(w, z):
-    cards = w.zone(z)
+    cards = w.zones[z]
     return cards[-1] if cards else None
 
 

@@ -21,9 +21,10 @@ class CardCompiler(OpEmitter):
 
     def s_Roll(self, code, s):
         name, count, sides, span = s.name, s.count, s.sides, s.span
+        what = f"{count}d{sides}"
 
         def roll(vm, env):
-            env[name] = sum(vm.roll(count, sides, span))
+            env[name] = sum(vm.roll(count, sides, what, span))
         self.simple(code, s, roll)
 
     def s_MoveCard(self, code, s):

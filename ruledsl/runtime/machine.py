@@ -135,10 +135,11 @@ class Machine:
         self._listener = listener or _deaf
         self.listening = listener is not None
 
-    def roll(self, count, sides, span):
-        out = self.chance.roll(count, sides, f"{count}d{sides}")
+    def roll(self, count, sides, what, span):
+        """`count` dice of `sides` faces, named `what` ("2d6") for the chance source."""
+        out = self.chance.roll(count, sides, what)
         if self.listening:
-            self.emit("chance", what=f"roll {count}d{sides}", outcome=out, line=span.where())
+            self.emit("chance", what=f"roll {what}", outcome=out, line=span.where())
         return out
 
     def shuffle_zone(self, key):

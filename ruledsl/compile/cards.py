@@ -13,6 +13,7 @@ from __future__ import annotations
 from .. import budget
 from ..errors import GameRuntimeError
 from ..runtime.chance import ChancePause
+from .inplace import no_card
 from .ops import OpEmitter
 
 
@@ -30,10 +31,10 @@ class CardCompiler(OpEmitter):
     def s_MoveCard(self, code, s):
         card, dest, bottom, span = self.x(s.card), self.x(s.dest), s.bottom, s.span
 
-        def move(vm, env):
+        def move(vm, env):  # in a stretch, written as text (inplace.py, t_MoveCard)
             c = card(vm.w, env)
             if c is None:
-                raise GameRuntimeError(span, "R005", "there is no card to move (none)")
+                no_card(span)
             vm.w.put(c, dest(vm.w, env), bottom)
         self.simple(code, s, move)
 

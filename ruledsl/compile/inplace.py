@@ -76,6 +76,11 @@ def _failed(span, err) -> GameRuntimeError:
     return GameRuntimeError(span, "R000", failure_message(err))
 
 
+def no_card(span):
+    """A `move` of none (its card expression gave none)."""
+    raise GameRuntimeError(span, "R005", "there is no card to move (none)")
+
+
 def stretch_op(emitter, code, stmts, next_pc):
     """`op(vm, fr)`: the stretch, then on to `next_pc[0]` (a cell: it may be patched)."""
     def make(gen):
@@ -204,6 +209,13 @@ class _Stretch:
         reference = self.const(self.e.assign_reference(s))
         return ["try:", f"    {body[0]}", *body[1:], "except _WORK:", "    raise", "except _XFAIL:",
                 f"    {reference}(vm, env)"]
+
+    def t_MoveCard(self, s):
+        """`move C to Z`: the card, then (unless it is none: R005) the zone, each evaluated
+        as its own function would, then World.put (CardCompiler.s_MoveCard's effect)."""
+        return [*self.evaluated(s.card), "_c = _val", "if _c is None:",
+                f"    {self.const(no_card)}({self.const(s.span)})",
+                *self.evaluated(s.dest), f"w.put(_c, _val, {bool(s.bottom)})"]
 
     def t_Enter(self, s):
         """The call's unit of work (its site is the statement's span), then the depth limit

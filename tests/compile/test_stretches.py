@@ -159,3 +159,33 @@ def test_a_walk_is_part_of_a_stretch_unless_a_trigger_runs_in_it(tmp_path, trigg
         assert m.result.reason == "on d"  # seat 1 walked to d: the next turn boundary ends the game
         assert [p["at"] for p in m.w.players] == ["c", "d"]
         assert [p["moved"] for p in m.w.players] == ([2, 2] if trigger else [1, 1])
+
+
+MOVES = """cards c(rank: int) { each rank in 1..3 }
+zone deck: c public
+zone pile: c public
+zone hand per player: c owner
+shared { picked: c? = none  gone: c? = none  whose: player? = none }
+rule flow() {
+  move top(deck) to pile
+  move top(deck) under pile
+  picked = top(deck)
+  move picked to hand[seat(1)]
+  %s
+}"""
+
+
+def test_a_move_in_a_stretch_moves_on_top_or_under(tmp_path):
+    for fuse in (True, False):
+        m = machine(tmp_path, MOVES % "", fuse)
+        zones = {k: [m.program.cards[c].label for c in v] for k, v in m.w.zones.items() if v}
+        assert zones == {("pile", None): ["1", "2"], ("hand", 1): ["3"]}, fuse
+
+
+@pytest.mark.parametrize("stmt", ["move gone to pile", "move gone to hand[whose]"])
+def test_a_move_of_none_is_r005_before_its_zone_is_evaluated(tmp_path, stmt):
+    """The card first: none is R005 at the move, even where the zone would fail too."""
+    for fuse in (True, False):
+        with pytest.raises(GameRuntimeError) as info:
+            machine(tmp_path, MOVES % stmt, fuse)
+        assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R005", 12), fuse

@@ -55,15 +55,18 @@ class FlowCompiler(OpEmitter):
             ref[0] = len(code.ops)
 
     def order_fn(self, s):
-        """How a for loop lists its items: snapshot, by key, or clockwise from a player."""
+        """`items(w, env)`: how a for loop lists its items: the collection as its expression
+        gives it (no value of the language changes in place, and ExprCompiler.source copies
+        a zone's cards), by key, or clockwise from a player."""
         src = self.x.source(s.source)
+        if s.order is None and s.start is None:
+            return src
         key = self.x(s.order) if s.order is not None else None
         start = self.x(s.start) if s.start is not None else None
         var, desc = s.var, s.descending
 
-        def items(vm, env):
-            w = vm.w
-            xs = list(src(w, env))
+        def items(w, env):
+            xs = src(w, env)  # each sort below makes a list of its own
             if start is not None:
                 first = start(w, env)
                 xs = sorted(xs, key=lambda q: (q - first) % w.n)
@@ -83,7 +86,7 @@ class FlowCompiler(OpEmitter):
         players = over_players(s)
 
         def init(vm, fr):
-            fr.env[slot] = [items(vm, fr.env), 0]
+            fr.env[slot] = [items(vm.w, fr.env), 0]
             fr.pc += 1
         self.emit(code, "for", s.span, init)
         head = len(code.ops)

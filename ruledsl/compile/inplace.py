@@ -272,10 +272,7 @@ class _Stretch:
         turns, boundaries = over_players(s), looks_at_ends(s, self.e.m)
         item = f"_i{depth}"
         lines.append(f"{pad}_at = {k}")
-        if s.start is None and s.order is None:  # the collection as it is: its values never change in place
-            lines.append(f"{pad}for {item} in {self.const(self.e.x.source(s.source))}(w, env):")
-        else:
-            lines.append(f"{pad}for {item} in {self.const(self.e.order_fn(s))}(vm, env):")
+        lines.append(f"{pad}for {item} in {self.const(self.e.order_fn(s))}(w, env):")
         if turns:
             lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue"]
         if boundaries:

@@ -48,8 +48,12 @@ class CollectionGen:
         if index is not None:
             conds = index.rest
         src = self.visited(e, index)
-        where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
-        return f"{make()} for {var(e.var)} in {src}{where}"
+        self.looping += 1
+        try:
+            where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
+            return f"{make()} for {var(e.var)} in {src}{where}"
+        finally:
+            self.looping -= 1
 
     def visited(self, e, index) -> str:
         """The code of the items to visit, each charged to the work budget: through the
@@ -156,9 +160,9 @@ class CollectionGen:
             return None
         (attr, key), ot, equal = test, test[0].obj.note.type, c.op == "=="
         if ot.kind == "space" and attr.name not in self.m.boards[ot.name].params:
-            return f"w.spaces[{ot.name!r}][{attr.name!r}]", key, attr, equal
+            return self.column(f"w.spaces[{ot.name!r}][{attr.name!r}]"), key, attr, equal
         if ot.kind == "card" and attr.name not in self.m.cardsets[ot.name].params:
-            return f"w.cardf[{attr.name!r}]", key, attr, equal
+            return self.column(f"w.cardf[{attr.name!r}]"), key, attr, equal
         return None
 
     def c_Aggregate(self, e):

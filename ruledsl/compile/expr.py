@@ -37,7 +37,7 @@ FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError, ZeroDiv
 TEMPLATE = """\
 def _expr(w, env):
     try:
-        return {body}
+{pre}        return {body}
     except _WORK:
         raise
     except _FAILURES:
@@ -55,7 +55,7 @@ STORE_TEMPLATE = """\
 def _expr(vm, env):
     w = vm.w
     try:
-        {body}
+{pre}        {body}
     except _WORK:
         raise
     except _FAILURES:
@@ -72,7 +72,7 @@ def _expr(w, PARAMS):
     if w.work < 0:
         _charge(w, 0, _span)
     try:
-        _r = {body}
+{pre}        _r = {body}
     except _WORK:
         raise
     except _FAILURES:
@@ -149,12 +149,14 @@ def stored_text(gen, target, op, value, newline: str) -> str:
 def _build(template, body, gen, checked, span):
     """Compiles the generated text. An expression nested too deeply for Python's parser
     (about 200 levels of brackets; an aggregate adds three) is E403."""
+    body = gen.settled(body)
+    pre = "".join(f"        {line}\n" for line in gen.prologue())
     ns = dict(gen.consts)
     ns["_FAILURES"] = FAILURES
     ns["_WORK"] = budget.WorkLimit
     ns["_checked"] = checked
     try:
-        return deferred.function(template.format(body=body), f"<ruledsl code at {span.where()}>", gen.p.path, ns,
+        return deferred.function(template.format(pre=pre, body=body), f"<ruledsl code at {span.where()}>", gen.p.path, ns,
                                  "_expr")
     except (SyntaxError, RecursionError, MemoryError):
         raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
@@ -182,6 +184,31 @@ class _Gen(CollectionGen):
         self.checked = checked
         self.consts: dict = {}
         self.params: frozenset = frozenset()  # locals that are Python variables (a def's parameters)
+        self.columns: dict = {}  # a stored field's column (its text) -> the local that holds it (column)
+        self.reads: dict = {}  # that local -> how often the expression reads it (2 for each read in a loop)
+        self.looping = 0  # the comprehensions around the text being generated
+
+    def column(self, text: str) -> str:
+        """A stored field's column, `w.spaces[B][F]` or `w.cardf[F]`: in fast code a local
+        read once before the expression (prologue) where the expression reads it in a
+        comprehension or more than once, else the text itself (settled). A World's
+        columns stay the same objects while an expression runs (expressions change nothing)."""
+        if self.checked:
+            return text
+        name = self.columns.setdefault(text, f"_col{len(self.columns)}_")
+        self.reads[name] = self.reads.get(name, 0) + (2 if self.looping else 1)
+        return name
+
+    def settled(self, text: str) -> str:
+        """`text` with each column read once, outside a loop, written back in place."""
+        for column, name in self.columns.items():
+            if self.reads[name] < 2:
+                text = text.replace(name, column)
+        return text
+
+    def prologue(self) -> list:
+        """The lines that read the columns the expression's text names as locals (settled first)."""
+        return [f"{name} = {column}" for column, name in self.columns.items() if self.reads[name] >= 2]
 
     def const(self, value) -> str:
         name = f"_k{len(self.consts)}"
@@ -274,11 +301,11 @@ class _Gen(CollectionGen):
             board = self.p.boards[ot.name]
             if name in board.attrs_of_space:
                 return f"{self.const(board.attrs_of_space[name])}[{obj}]"
-            return f"w.spaces[{ot.name!r}][{name!r}][{obj}]"
+            return f"{self.column(f'w.spaces[{ot.name!r}][{name!r}]')}[{obj}]"
         if ot.kind == "card":
             if name in self.m.cardsets[ot.name].params:
                 return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
-            return f"w.cardf[{name!r}][{obj}]"
+            return f"{self.column(f'w.cardf[{name!r}]')}[{obj}]"
         raise AssertionError(f"attribute {name} of {ot}")
 
     def c_Index(self, e):

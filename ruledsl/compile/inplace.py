@@ -190,9 +190,17 @@ class _Stretch:
         gen.consts = self.ns
         return gen
 
+    def written(self, make) -> list:
+        """The lines `make(gen)` gives with a text generator, after the lines reading the
+        columns it names (_Gen.prologue)."""
+        gen = self.text_gen()
+        lines = gen.settled(make(gen)).split("\n")
+        return [*gen.prologue(), *lines]
+
     def evaluated(self, e) -> list:
         """`_val = e`, as an expression's own function evaluates it (expr.TEMPLATE)."""
-        return ["try:", f"    _val = {self.text_gen().expr(e)}", "except _WORK:", "    raise", "except _XFAIL:",
+        body = self.written(lambda gen: f"_val = {gen.expr(e)}")
+        return ["try:", *("    " + line for line in body), "except _WORK:", "    raise", "except _XFAIL:",
                 f"    _val = {self.const(_Checked(self.e.x, e))}(w, env)"]
 
     def t_Let(self, s):
@@ -205,9 +213,9 @@ class _Stretch:
         return [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
 
     def t_Assign(self, s):
-        body = stored_text(self.text_gen(), s.target, s.op, s.value, "\n    ").split("\n")
+        body = self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n"))
         reference = self.const(self.e.assign_reference(s))
-        return ["try:", f"    {body[0]}", *body[1:], "except _WORK:", "    raise", "except _XFAIL:",
+        return ["try:", *("    " + line for line in body), "except _WORK:", "    raise", "except _XFAIL:",
                 f"    {reference}(vm, env)"]
 
     def t_MoveCard(self, s):

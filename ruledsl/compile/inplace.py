@@ -26,6 +26,7 @@ from .. import budget
 from ..check.types import PLAYER
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
 from ..runtime.machine import MAX_DEPTH
+from ..syntax import ast
 from . import deferred
 from .expr import FAILURES, _Checked, _Gen, stored_text
 
@@ -176,13 +177,14 @@ class _Stretch:
         their own functions: a failing fast expression hands over to its checked version,
         a failing store to the reference assignment); the others as calls."""
         text = getattr(self, "t_" + type(s).__name__, None) if self.as_text else None
-        if text is None:
-            lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
-            return
         try:
-            lines.extend(pad + line for line in text(s))
+            written = text(s) if text is not None else None
         except RecursionError:  # an expression too deep to write out
             raise _TooDeep from None
+        if written is None:
+            lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
+        else:
+            lines.extend(pad + line for line in written)
 
     def text_gen(self) -> _Gen:
         """An expression generator whose values go to this stretch's namespace."""
@@ -224,6 +226,29 @@ class _Stretch:
         return [*self.evaluated(s.card), "_c = _val", "if _c is None:",
                 f"    {self.const(no_card)}({self.const(s.span)})",
                 *self.evaluated(s.dest), f"w.put(_c, _val, {bool(s.bottom)})"]
+
+    def t_Draw(self, s):
+        """`draw N from A to B` (CardCompiler.s_Draw's effect): the zones, then the count
+        (else all of A), then a card at a time off A's top, A refilled when it runs out
+        (CardCompiler.refill), each card DRAW_COST units of work. Compiled with chance
+        apart, a draw that refills is undone when its shuffle pauses: its effect does that."""
+        if self.e.chance_apart:
+            return None
+        lines = [*self.evaluated(s.source), "_a = _val", *self.evaluated(s.dest), "_b = _val"]
+        refill, span = self.const(self.e.refill), self.const(s.span)
+        draw = [f"w.work -= {budget.DRAW_COST}", "if w.work < 0:", f"    _charge(w, 0, {span})", "w.draw_top(_a, _b)"]
+        if isinstance(s.count, ast.Int) and s.count.value == 1:  # one card: no loop
+            return [*lines, f"if w.zones[_a] or {refill}(vm, _a):", *("    " + line for line in draw)]
+        if s.count is None:
+            lines.append("_n = len(w.zones[_a])")
+        else:
+            lines += [*self.evaluated(s.count), "_n = _val"]
+        return [*lines, "for _ in range(_n):", f"    if not w.zones[_a] and not {refill}(vm, _a):", "        break",
+                *("    " + line for line in draw)]
+
+    def t_Shuffle(self, s):
+        """`shuffle Z` (CardCompiler.s_Shuffle's effect): the zone, then Machine.shuffle_zone."""
+        return [*self.evaluated(s.zone), "vm.shuffle_zone(_val)"]
 
     def t_Enter(self, s):
         """The call's unit of work (its site is the statement's span), then the depth limit

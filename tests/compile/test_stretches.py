@@ -189,3 +189,52 @@ def test_a_move_of_none_is_r005_before_its_zone_is_evaluated(tmp_path, stmt):
         with pytest.raises(GameRuntimeError) as info:
             machine(tmp_path, MOVES % stmt, fuse)
         assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R005", 12), fuse
+
+
+DRAWS = """cards chip(v: int) { each v in 1..5 }
+zone deck: chip hidden refill from used
+zone used: chip public
+zone hand per player: chip owner
+shared { n: int = 3 }
+rule flow() {
+  %s
+  choose x from 1..2 by seat(0)
+}"""
+
+
+def played(tmp_path, text, **load_kw):
+    """(the filled zones by card value, the work spent, what a listener heard) of a game."""
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + text)
+    heard = []
+    m = Machine(load_game(str(path), **load_kw).program, 2, FixedChance(),
+                listener=lambda kind, data: heard.append((kind, data.get("what"), data.get("outcome"))))
+    zones = {k: [m.program.cards[c].attrs["v"] for c in v] for k, v in m.w.zones.items() if v}
+    return zones, m.spent, heard
+
+
+@pytest.mark.parametrize("stmts,zones", [
+    ("draw 1 from deck to hand[seat(0)]  draw 1 from deck to used",
+     {("deck", None): [3, 4, 5], ("used", None): [2], ("hand", 0): [1]}),
+    ("draw 4 from deck to used  draw 3 from deck to hand[seat(1)]",  # the deck refills half-way
+     {("deck", None): [2, 1], ("hand", 1): [3, 4, 5]}),
+    ("draw all from deck to used  draw 1 from deck to hand[seat(0)]",
+     {("deck", None): [4, 3, 2, 1], ("hand", 0): [5]}),
+    ("draw n from deck to hand[seat(0)]  draw n + 9 from used to hand[seat(1)]",  # used is empty, no refill
+     {("deck", None): [4, 5], ("hand", 0): [3, 2, 1]}),
+    ("draw 0 - 1 from deck to used", {("deck", None): [1, 2, 3, 4, 5]}),
+])
+def test_a_draw_in_a_stretch_does_what_its_effect_does(tmp_path, stmts, zones):
+    """Written as text in a stretch (inplace.t_Draw), a draw moves the cards, refills the
+    deck, charges the work and tells the shuffle as its effect does (compiled with chance
+    apart, a draw is its own op running that effect)."""
+    text = played(tmp_path, DRAWS % stmts)
+    assert text[0] == zones
+    assert text == played(tmp_path, DRAWS % stmts, chance_apart=True)
+
+
+def test_a_failing_count_of_a_draw_is_named_there(tmp_path):
+    for fuse in (True, False):
+        with pytest.raises(GameRuntimeError) as info:
+            machine(tmp_path, DRAWS % "draw [1][5] from deck to used", fuse)
+        assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R002", 8), fuse

@@ -65,7 +65,11 @@ def _expr(vm, env):
 
 # A def: a function of the World and its parameters (Python variables, not an env dict),
 # called directly by the expressions that use it. Each call costs one unit of work, and
-# its value is checked like a stored number.
+# its value, where it may be a number (may_be_big), is checked like a stored number.
+DEF_CHECK = """\
+    if _r.__class__ is int and not -MAX < _r < MAX:
+        _number(_r, _span)
+"""
 DEF_TEMPLATE = """\
 def _expr(w, PARAMS):
     w.work -= 1
@@ -77,8 +81,7 @@ def _expr(w, PARAMS):
         raise
     except _FAILURES:
         _r = _checked(w, ENV)
-    if _r.__class__ is int and not -MAX < _r < MAX:
-        _number(_r, _span)
+""" + DEF_CHECK + """\
     return _r
 """
 
@@ -105,6 +108,8 @@ class ExprCompiler:
         gen.params = frozenset(names)
         env = "{{" + ", ".join(f"{n!r}: {_var(n)}" for n in names) + "}}"
         template = DEF_TEMPLATE.replace("PARAMS", ", ".join(_var(n) for n in names)).replace("ENV", env)
+        if not may_be_big(d.body):
+            template = template.replace(DEF_CHECK, "")
         gen.consts.update(_span=d.span, _charge=budget.charge, _number=budget.number, MAX=budget.MAX_NUMBER)
         return _build(template, gen.expr(d.body), gen, _Checked(self, d.body), d.span)
 
@@ -138,12 +143,22 @@ class ExprCompiler:
         return f
 
 
+def may_be_big(e) -> bool:
+    """Whether the value of `e` may be a number beyond R012's bound, to be checked where it
+    is stored: a number (or of a type not known). A player or a card is a small number."""
+    t = e.note.type
+    return t is None or t.kind in ("int", "any")
+
+
 def stored_text(gen, target, op, value, newline: str) -> str:
     """The statements of a store's fast code (`newline` indents them), by `gen`."""
     stored = gen.expr(target)
+    store = f"{stored} {op} {gen.expr(value)}"
+    if not may_be_big(target):
+        return store
     check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
             f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
-    return f"{stored} {op} {gen.expr(value)}{newline}{check}"
+    return f"{store}{newline}{check}"
 
 
 def _build(template, body, gen, checked, span):

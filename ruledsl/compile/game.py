@@ -13,7 +13,7 @@ from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .cards import CardCompiler
 from .decide import DecisionCompiler
-from .expr import ExprCompiler
+from .expr import ExprCompiler, may_be_big
 from .flow import FlowCompiler
 from .inline import InlineCompiler
 from .inplace import GameOver
@@ -248,7 +248,10 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
             value = env[name] = f(vm.w, env)
             if value.__class__ is int and not -budget.MAX_NUMBER < value < budget.MAX_NUMBER:
                 budget.number(value, span)
-        self.simple(code, s, let)
+
+        def bind(vm, env):  # a player or card, say: never a big number (may_be_big)
+            env[name] = f(vm.w, env)
+        self.simple(code, s, let if may_be_big(s.value) else bind)
 
     def s_Assign(self, code, s):
         self.simple(code, s, self.x.store(s.target, s.op, s.value, self.assign_reference(s)))

@@ -28,7 +28,7 @@ from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, 
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from . import deferred
-from .expr import FAILURES, _Checked, _Gen, stored_text
+from .expr import FAILURES, _Checked, _Gen, may_be_big, stored_text
 
 MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)
 
@@ -206,9 +206,11 @@ class _Stretch:
                 f"    _val = {self.const(_Checked(self.e.x, e))}(w, env)"]
 
     def t_Let(self, s):
+        lines = [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
+        if not may_be_big(s.value):
+            return lines
         number, span = self.const(budget.number), self.const(s.span)
-        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val",
-                f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",
+        return [*lines, f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",
                 f"    {number}(_val, {span})"]
 
     def t_Bind(self, s):

@@ -390,3 +390,40 @@ def test_a_column_read_in_a_comprehension_is_looked_up_once(tmp_path, expr, valu
     assert _CountedReads.reads == 1
     checked = ExprCompiler(loaded.model, loaded.program)(loaded.model.defs["picked"].body, checked=True)
     assert checked(m.w, {"n": 1}) == value
+
+
+BIG = "3037000500 * 3037000500"  # just above 2**63 - 1
+
+
+@pytest.mark.parametrize("text,line", [
+    (f"rule flow() {{\n  let x = {BIG}\n}}\n", 3),
+    (f"def big(n: int) = n * n\nrule flow() {{\n  let x = big(3037000500) - 1\n}}\n", 2),
+    (f"player {{ n: int = 0 }}\nrule flow() {{\n  seat(1).n = {BIG}\n}}\n", 4),
+    (f"rule flow() {{\n  for p in players {{\n    let x = {BIG}\n  }}\n  choose k from 1..2 by seat(0)\n}}\n", 4),
+])
+def test_a_number_beyond_the_bound_is_r012_where_it_is_stored(tmp_path, text, line):
+    """A let, a def's value and an assignment of a number check it (R012); values of other
+    types (a player, a card: small numbers) are not checked (expr.may_be_big)."""
+    for fuse in (True, False):
+        (tmp_path / "t.game").write_text('game "T" players 2..4\n' + text)
+        with pytest.raises(GameRuntimeError) as info:
+            Machine(load_game(str(tmp_path / "t.game"), fuse=fuse).program, 2, FixedChance([]), fast=fuse)
+        assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R012", line), fuse
+
+
+def test_lets_defs_and_fields_of_players_and_cards_keep_their_values(tmp_path):
+    text = COLUMNS + """player { rival: player? = none  held: c? = none }
+def other(p: player) = next_player(p)
+def first_card() = top(deck)
+rule flow() {
+  let p = other(seat(0))
+  let q = first_card()
+  seat(0).rival = p
+  seat(1).held = q
+  choose k from 1..2 by seat(0)
+}
+"""
+    for fuse in (True, False):
+        (tmp_path / "t.game").write_text('game "T" players 2..4\n' + text)
+        m = Machine(load_game(str(tmp_path / "t.game"), fuse=fuse).program, 2, FixedChance([]), fast=fuse)
+        assert (m.w.players[0]["rival"], m.w.players[1]["held"]) == (1, m.w.zones[("deck", None)][0]), fuse

@@ -96,7 +96,7 @@ class FlowCompiler(OpEmitter):
         turns = looks_at_ends(s, self.m)
 
         def step(vm, fr):
-            if turns and vm.check_ends():
+            if turns and vm.w.version != vm.ends_false_at and vm.check_ends():
                 return True  # a turn boundary: the game may have ended
             it = fr.env[slot]
             w = vm.w

@@ -322,7 +322,8 @@ class _Stretch:
     def turn_boundary(self, lines, k, depth):
         """The end conditions are looked at; the game may end here (GameOver)."""
         pad = "    " * depth
-        lines += [f"{pad}_at = {k}", f"{pad}if vm.check_ends():", f"{pad}    raise _Over"]
+        lines += [f"{pad}_at = {k}", f"{pad}if w.version != vm.ends_false_at and vm.check_ends():",
+                  f"{pad}    raise _Over"]
 
     def g_While(self, lines, s, depth):
         pad, inner = "    " * depth, "    " * (depth + 1)

@@ -217,13 +217,14 @@ class Machine:
 
     def decide(self, decision: Decision):
         """Called by a decision op: first the end conditions (if the game has any), then a pause."""
-        if self.program.ends and self.check_ends():
+        if self.w.version != self.ends_false_at and self.program.ends and self.check_ends():
             return True
         self.pending = decision
         return True
 
     def check_ends(self) -> bool:
-        """Evaluates the end conditions, unless the World is unchanged since they were false."""
+        """Evaluates the end conditions, unless the World is unchanged since they were false
+        (callers on hot paths test that first: `w.version != ends_false_at`)."""
         w = self.w
         if w.version == self.ends_false_at:
             return False

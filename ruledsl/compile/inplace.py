@@ -23,7 +23,7 @@ What the ops would have done, the stretch does too:
 from __future__ import annotations
 
 from .. import budget
-from ..check.types import PLAYER
+from ..check.types import PLAYER, Binding
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
@@ -65,6 +65,15 @@ def over_players(loop) -> bool:
     """Whether a for loop goes over players: each turn of it is a turn boundary (the end
     conditions are looked at before it, and after the last)."""
     return loop.source.note.type.elem == PLAYER
+
+
+def every_seat_in_turn(loop) -> bool:
+    """Whether a for loop goes over `players` as they are, in seat order: then it may go
+    over every seat, as the players still in are those of them not out yet (the loop skips
+    a player out at its turn, and nobody comes back into the game)."""
+    src = loop.source
+    return (isinstance(src, ast.Name) and src.note.binding is Binding.PLAYERS and loop.order is None
+            and loop.start is None)
 
 
 def looks_at_ends(loop, model) -> bool:
@@ -307,7 +316,8 @@ class _Stretch:
         turns, boundaries = over_players(s), looks_at_ends(s, self.e.m)
         item = f"_i{depth}"
         lines.append(f"{pad}_at = {k}")
-        lines.append(f"{pad}for {item} in {self.const(self.e.order_fn(s))}(w, env):")
+        items = "range(w.n)" if every_seat_in_turn(s) else f"{self.const(self.e.order_fn(s))}(w, env)"
+        lines.append(f"{pad}for {item} in {items}:")
         if turns:
             lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue"]
         if boundaries:

@@ -89,6 +89,25 @@ rule flow() {
         assert not any(k == "say" for k, _ in heard)  # the game ended before the first turn
 
 
+def test_a_loop_over_players_skips_those_out_before_it_and_during_it(tmp_path):
+    """Without end conditions: a seat out before the loop has no turn, nor one put out
+    during it before its turn; one put out after its turn had it (inplace.every_seat_in_turn)."""
+    text = """rule flow() {
+  eliminate seat(1)
+  for p in players {
+    say "turn {p}"
+    if p == seat(0) { eliminate seat(3) }
+    if p == seat(2) { eliminate seat(0) }
+    for q in players { say "{p} sees {q}" }
+  }
+  choose x from 1..2 by seat(2)
+}"""
+    for m, heard in both(tmp_path, text, players=4):
+        assert [d for k, d in heard if k == "say"] == [
+            "turn seat 0", "seat 0 sees seat 0", "seat 0 sees seat 2",
+            "turn seat 2", "seat 2 sees seat 2"]
+
+
 def test_a_branch_not_taken_leaves_the_world_unmarked(tmp_path):
     text = """player { points: int = 0  bag: int = 0 }
 end when big "ten points": any(p in players: p.points >= 10)

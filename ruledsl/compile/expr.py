@@ -116,10 +116,12 @@ class ExprCompiler:
     def record(self, names, exprs, span):
         """`f(w, env)` giving the dict {name: value} of a rule call's arguments."""
         gen = _Gen(self)
-        body = "{" + ", ".join(f"{n!r}: {gen.expr(e)}" for n, e in zip(names, exprs)) + "}"
+        return _build(TEMPLATE, record_text(gen, names, exprs), gen, self.record_checked(names, exprs), span)
+
+    def record_checked(self, names, exprs):
+        """The checked version of `record`: each value by its expression's checked code."""
         refs = [_Checked(self, e) for e in exprs]
-        checked = lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}  # noqa: E731
-        return _build(TEMPLATE, body, gen, checked, span)
+        return lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}
 
     def values(self, exprs, span):
         """`f(w, env)` giving the tuple of the values of exprs, evaluated in order."""
@@ -141,6 +143,11 @@ class ExprCompiler:
         if e.note.type.kind == "zone":
             return lambda w, env: list(w.zones[f(w, env)])
         return f
+
+
+def record_text(gen, names, exprs) -> str:
+    """The text of the dict {name: value of expression} (a rule call's arguments), by `gen`."""
+    return "{" + ", ".join(f"{n!r}: {gen.expr(e)}" for n, e in zip(names, exprs)) + "}"
 
 
 def may_be_big(e) -> bool:

@@ -28,7 +28,7 @@ from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, 
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from . import deferred
-from .expr import FAILURES, _Checked, _Gen, may_be_big, stored_text
+from .expr import FAILURES, _Checked, _Gen, may_be_big, record_text, stored_text
 
 MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)
 
@@ -284,12 +284,20 @@ class _Stretch:
         lines.extend(pad + line for line in ticked(k))
 
     def g_CallStmt(self, lines, s, depth):
-        """A call of a straight rule: its own stretch, on the arguments' env."""
+        """A call of a straight rule: its own stretch, on the arguments' env (as text, with
+        the checked record behind it as an expression's: evaluated)."""
         run = self.const(self.e.straight_run(self.code, s.call.name))
-        args = self.const(self.e.arguments(s.call, s.span))
         k = self.at(s.span)
         pad = "    " * depth
-        lines += [f"{pad}_at = {k}", f"{pad}_args = {args}(w, env)"]
+        lines.append(f"{pad}_at = {k}")
+        if self.as_text:
+            names, args = [p.name for p in self.e.m.rules[s.call.name].params], s.call.args
+            body = self.written(lambda gen: f"_args = {record_text(gen, names, args)}")
+            checked = self.const(self.e.x.record_checked(names, args))
+            lines += [f"{pad}try:", *(f"{pad}    {line}" for line in body), f"{pad}except _WORK:", f"{pad}    raise",
+                      f"{pad}except _XFAIL:", f"{pad}    _args = {checked}(w, env)"]
+        else:
+            lines.append(f"{pad}_args = {self.const(self.e.arguments(s.call, s.span))}(w, env)")
         self.tick(lines, k, depth)  # as every call: its arguments, then its unit of work (budget.py)
         lines.append(f"{pad}{run}(vm, _args)")
 

@@ -152,6 +152,26 @@ rule flow() {
         assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R001", 8)
 
 
+def test_the_arguments_of_a_straight_rule_called_in_a_stretch_are_evaluated_in_order(tmp_path):
+    """As text (inplace.g_CallStmt), with the checked record behind: a failing argument is
+    named where it fails, after the arguments before it, and the call's work is charged."""
+    text = """player { n: int = 0 }
+rule give(p: player, k: int, q: player) { p.n += k  q.n += 10 * k }
+rule flow() {
+  for p in players {
+    give(p, p.seat + 1, next_player(p))
+    give(p, [1][p.seat], p)
+  }
+}"""
+    for fuse in (True, False):
+        with pytest.raises(GameRuntimeError) as info:
+            machine(tmp_path, text, fuse)
+        d = info.value.diagnostic
+        assert (d.code, d.span.line, d.span.col) == ("R002", 7, 13), fuse  # seat 1's second call: [1][1]
+    m = machine(tmp_path, text.replace("[1][p.seat]", "2"), players=2)
+    assert [p["n"] for p in m.w.players] == [1 + 2 + 20 + 20, 10 + 2 + 2 + 20]
+
+
 def test_ifs_nested_deeper_than_a_stretch_allows_still_compile_and_run(tmp_path):
     depth = MAX_NESTING * 3
     body = "".join("  " * i + "if n >= 0 {\n" for i in range(depth)) + "n += 1\n" + "}\n" * depth

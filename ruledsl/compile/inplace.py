@@ -261,6 +261,17 @@ class _Stretch:
         """`shuffle Z` (CardCompiler.s_Shuffle's effect): the zone, then Machine.shuffle_zone."""
         return [*self.evaluated(s.zone), "vm.shuffle_zone(_val)"]
 
+    def t_Walk(self, s):
+        """`move X.f by N steps D` with no trigger to run (FlowCompiler.walk_in_place): the
+        count, the direction, then the field set to where the track leads
+        (Program.walk_to); where that store fails, the walk's effect runs to raise the
+        precise error (R001 for a none)."""
+        walk_to, effect = self.const(self.e.p.walk_to), self.const(self.e.leaf(self.code, s))
+        store = self.written(lambda gen: f"{gen.expr(s.target)} = {walk_to}({gen.expr(s.target)}, _val, _n)")
+        return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:", "    try:",
+                *("        " + line for line in store), "    except _WORK:", "        raise", "    except _XFAIL:",
+                f"        {effect}(vm, env)"]
+
     def t_Enter(self, s):
         """The call's unit of work (its site is the statement's span), then the depth limit
         (R004): past it, the statement's own effect raises the error."""

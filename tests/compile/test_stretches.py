@@ -200,6 +200,29 @@ def test_a_walk_is_part_of_a_stretch_unless_a_trigger_runs_in_it(tmp_path, trigg
         assert [p["moved"] for p in m.w.players] == ([2, 2] if trigger else [1, 1])
 
 
+@pytest.mark.parametrize("walk,at", [("move p.at by 0 - 3 steps forward", ["a", "a"]),
+                                     ("move p.at by 5 steps backward", ["d", "d"]),
+                                     ("move p.at by 4 * p.seat + 1 steps forward", ["b", "b"])])
+def test_a_walk_in_a_stretch_moves_as_its_effect_does(tmp_path, walk, at):
+    """Written as text (inplace.t_Walk): no move for a count of 0 or less, round the loop."""
+    text = LANE.replace('end when far "on d": any(p in players: p.at == d)\n', "") + \
+        f"rule flow() {{\n  for p in players {{ {walk} }}\n  choose x from 1..2 by seat(0)\n}}"
+    for m, _ in both(tmp_path, text, players=2):
+        assert [p["at"] for p in m.w.players] == at
+
+
+def test_a_walk_of_none_is_r001_at_the_walk(tmp_path):
+    text = LANE + """shared { who: player? = none }
+rule flow() {
+  for p in players { move p.at by 1 steps forward }
+  move who.at by 2 steps forward
+}"""
+    for fuse in (True, False):
+        with pytest.raises(GameRuntimeError) as info:
+            machine(tmp_path, text, fuse, players=2)
+        assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R001", 8), fuse
+
+
 MOVES = """cards c(rank: int) { each rank in 1..3 }
 zone deck: c public
 zone pile: c public

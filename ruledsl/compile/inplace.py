@@ -120,6 +120,18 @@ class _TooDeep(Exception):
     """Python could not compile a stretch written as text."""
 
 
+UNFAILING = (ast.Int, ast.Bool, ast.NoneLit)
+UNFAILING_NAMES = (Binding.LOCAL, Binding.CONST, Binding.SHARED_FIELD, Binding.ENUM_VALUE, Binding.SPACE,
+                   Binding.PLAYER_COUNT)  # a local is always bound where it is named (the checker's scopes)
+
+
+def unfailing(e) -> bool:
+    """Whether evaluating `e` can neither fail nor charge work: a literal, or a name of a value."""
+    if isinstance(e, ast.Name):
+        return e.note.binding in UNFAILING_NAMES
+    return isinstance(e, UNFAILING)
+
+
 def ticked(k) -> list:
     """The text of one unit of work charged at `_spans[k]` (budget.charge, written out:
     a loop's turn is the hottest line of a stretch)."""
@@ -271,6 +283,33 @@ class _Stretch:
         return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:", "    try:",
                 *("        " + line for line in store), "    except _WORK:", "        raise", "    except _XFAIL:",
                 f"        {effect}(vm, env)"]
+
+    def t_Say(self, s):
+        """`say "..."` (TellingCompiler.told): its parts evaluated in order, then told
+        (told_values) only to a listener or where R013 may fail: a text of parts whose
+        labels are bounded needs no test; a number part is tested to be within R012's
+        bound (so at most NUMBER_CHARS long) and the text parts for their length, here.
+        A part that is a name of a bounded label (a player, say) isn't evaluated for
+        nobody: evaluating a name can neither fail nor charge work (`unfailing`)."""
+        parts = [p for p in s.text.parts if not isinstance(p, str)]
+        shape = self.e.shape(parts, sum(len(p) for p in s.text.parts if isinstance(p, str))) if parts else None
+        if shape is None:
+            return None  # a constant text tests vm.listening alone; else only building tells
+        numbers, texts, room = shape
+        lines, values = [], []
+        for i, part in enumerate(parts):
+            if unfailing(part) and i not in numbers and i not in texts:
+                values.append(self.written(lambda gen, part=part: gen.expr(part))[0])
+                continue
+            lines += [*self.evaluated(part), f"_s{i} = _val"]
+            values.append(f"_s{i}")
+        tests = [f"_s{i}.__class__ is int and -{budget.MAX_NUMBER} < _s{i} < {budget.MAX_NUMBER}" for i in numbers]
+        if texts:
+            tests += [f"_s{i}.__class__ is str" for i in texts]
+            tests.append(f"{' + '.join(f'len(_s{i})' for i in texts)} <= {room}")
+        heard = "vm.listening" + (f" or not ({' and '.join(tests)})" if tests else "")
+        told = self.const(self.e.told_values(s.text, "say"))
+        return [*lines, f"if {heard}:", f"    {told}(vm, ({', '.join(values)},))"]
 
     def t_Enter(self, s):
         """The call's unit of work (its site is the statement's span), then the depth limit

@@ -37,16 +37,10 @@ class TellingCompiler(OpEmitter):
                 if vm.listening:
                     vm.emit(kind, text=constant)
             return tell_constant
-        values = self.x.values(exprs, text.span)
-        build = self.builder(pieces, text.span)
-        fits = self.fits(exprs, sum(len(p) for p in pieces if isinstance(p, str)))
+        values, told = self.x.values(exprs, text.span), self.told_values(text, kind)
 
         def tell(vm, env):
-            vs = values(vm.w, env)
-            if vm.listening:
-                vm.emit(kind, text=build(vs))
-            elif fits is not True and not (fits and fits(vs)):
-                build(vs)  # for R013 alone: a text too long fails, heard or not
+            told(vm, values(vm.w, env))
         return tell
 
     def builder(self, pieces, span):
@@ -66,6 +60,32 @@ class TellingCompiler(OpEmitter):
         """Whether a text is sure to be within R013's bound without building it: True
         from the types alone, else `fits(values)` looking at numbers and texts, or None
         when only building tells (lists, zones)."""
+        shape = self.shape(exprs, fixed)
+        if shape is None:
+            return None
+        numbers, texts, room = shape
+        if not numbers and not texts:
+            return True
+        low, high = -budget.MAX_NUMBER, budget.MAX_NUMBER
+
+        def fits(vs):
+            for i in numbers:
+                v = vs[i]
+                if v.__class__ is not int or not low < v < high:
+                    return False
+            n = 0
+            for i in texts:
+                v = vs[i]
+                if v.__class__ is not str:
+                    return False
+                n += len(v)
+            return n <= room
+        return fits
+
+    def shape(self, exprs, fixed: int):
+        """(the places of the numbers among exprs, those of the texts, the characters
+        left for the texts) of a text whose other parts have labels of bounded length
+        and whose literal parts have `fixed` characters; None when only building tells."""
         numbers, texts = [], []
         for i, e in enumerate(exprs):
             kind = e.note.type.kind
@@ -81,23 +101,21 @@ class TellingCompiler(OpEmitter):
                 return None
         if fixed > budget.MAX_TEXT:
             return None
-        if not numbers and not texts:
-            return True
-        low, high = -budget.MAX_NUMBER, budget.MAX_NUMBER
+        return numbers, texts, budget.MAX_TEXT - fixed
 
-        def fits(vs):
-            for i in numbers:
-                v = vs[i]
-                if v.__class__ is not int or not low < v < high:
-                    return False
-            n = fixed
-            for i in texts:
-                v = vs[i]
-                if v.__class__ is not str:
-                    return False
-                n += len(v)
-            return n <= budget.MAX_TEXT
-        return fits
+    def told_values(self, text, kind):
+        """`told(vm, vs)`: tells `text` (an ast.Str with parts) from its parts' values `vs`,
+        as `told`'s effect does after evaluating them (inplace.t_Say)."""
+        build = self.builder(text.parts, text.span)
+        exprs = [p for p in text.parts if not isinstance(p, str)]
+        fits = self.fits(exprs, sum(len(p) for p in text.parts if isinstance(p, str)))
+
+        def told(vm, vs):
+            if vm.listening:
+                vm.emit(kind, text=build(vs))
+            elif fits is not True and not (fits and fits(vs)):
+                build(vs)  # for R013 alone: a text too long fails, heard or not
+        return told
 
     def s_Reveal(self, code, s):
         """A reveal's label is made without a listener too when it might fail (a number

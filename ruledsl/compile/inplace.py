@@ -91,6 +91,11 @@ def no_card(span):
     raise GameRuntimeError(span, "R005", "there is no card to move (none)")
 
 
+def nobody_to_reveal_to(span):
+    """A `reveal ... to P` whose P is none."""
+    raise GameRuntimeError(span, "R006", "nobody to reveal to (the player is none)")
+
+
 def stretch_op(emitter, code, stmts, next_pc):
     """`op(vm, fr)`: the stretch, then on to `next_pc[0]` (a cell: it may be patched)."""
     def make(gen):
@@ -310,6 +315,24 @@ class _Stretch:
         heard = "vm.listening" + (f" or not ({' and '.join(tests)})" if tests else "")
         told = self.const(self.e.told_values(s.text, "say"))
         return [*lines, f"if {heard}:", f"    {told}(vm, ({', '.join(values)},))"]
+
+    def t_Reveal(self, s):
+        """`reveal V [to P]` (TellingCompiler.s_Reveal): the seat (R006 if none), then the
+        value, told (TellingCompiler.revealed) only to a listener or where R013 may fail."""
+        shape = self.e.shape([s.value], 0)
+        if shape is None:
+            return None  # only labelling tells
+        lines = []
+        if s.to is not None:
+            lines += [*self.evaluated(s.to), "_t = _val", "if _t is None:",
+                      f"    {self.const(nobody_to_reveal_to)}({self.const(s.span)})"]
+        lines += self.evaluated(s.value)
+        numbers, texts, room = shape
+        test = f"_val.__class__ is int and -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}" if numbers else \
+            f"_val.__class__ is str and len(_val) <= {room}" if texts else None
+        heard = "vm.listening" + (f" or not ({test})" if test else "")
+        revealed = self.const(self.e.revealed(s))
+        return [*lines, f"if {heard}:", f"    {revealed}(vm, _val, {'_t' if s.to is not None else 'None'})"]
 
     def t_Enter(self, s):
         """The call's unit of work (its site is the statement's span), then the depth limit

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .. import budget
 from ..errors import GameRuntimeError
+from .inplace import nobody_to_reveal_to
 from .ops import OpEmitter
 
 NUMBER_CHARS = len(str(-budget.MAX_NUMBER))  # a number within R012's bound has at most these
@@ -120,25 +121,33 @@ class TellingCompiler(OpEmitter):
     def s_Reveal(self, code, s):
         """A reveal's label is made without a listener too when it might fail (a number
         too long to print)."""
-        value, lab, span = self.x(s.value), self.p.labeler(s.value.note.type), s.span
+        value, span, revealed = self.x(s.value), s.span, self.revealed(s)
         to = self.x(s.to) if s.to is not None else None
-        fits = self.fits([s.value], 0)
 
         def reveal(vm, env):
             seat = None
             if to is not None:
                 seat = to(vm.w, env)
                 if seat is None:
-                    raise GameRuntimeError(span, "R006", "nobody to reveal to (the player is none)")
-            v = value(vm.w, env)
+                    nobody_to_reveal_to(span)
+            revealed(vm, value(vm.w, env), seat)
+        self.simple(code, s, reveal)
+
+    def revealed(self, s):
+        """`revealed(vm, value, seat)`: tells a reveal's value (to `seat`, or to all when
+        None) to a listener, or labels it for R013 alone where its type doesn't bound it
+        (inplace.t_Reveal calls it only then)."""
+        lab, fits = self.p.labeler(s.value.note.type), self.fits([s.value], 0)
+
+        def revealed(vm, v, seat):
             if vm.listening:
-                if to is None:
+                if seat is None:
                     vm.emit("reveal", text=lab(v))
                 else:
                     vm.emit("reveal", text=lab(v), to=seat)
             elif fits is not True and not (fits and fits((v,))):
                 lab(v)
-        self.simple(code, s, reveal)
+        return revealed
 
     def s_Eliminate(self, code, s):
         who = self.x(s.player)

@@ -134,6 +134,20 @@ def test_a_reveal_to_nobody_fails_heard_or_not(tmp_path):
     assert (code, line) == ("R006", 3)
 
 
+def test_a_reveal_of_a_number_too_long_to_print_fails_heard_or_not(tmp_path):
+    """Past 4,300 digits Python refuses to print a number: its label is made for nobody
+    too (inplace.t_Reveal tests the value's bound before it skips the label)."""
+    big = "n"
+    for _ in range(8):  # (10**18 - 1) to the 256th: about 4,600 digits
+        big = f"({big} * {big})"
+    text = f"""shared {{ n: int = 999999999999999999 }}
+rule flow() {{
+  reveal n * n
+  reveal {big} to seat(1)
+}}"""
+    assert failure(tmp_path, text)[:2] == ("R000", 5)
+
+
 @pytest.mark.parametrize("rows", ["each n in 1..0", "each n in 0..-1"])
 def test_a_card_set_of_no_cards_bounds_its_labels_by_none(tmp_path, rows):
     """Found by tests/fuzz.py (seed 15): a card set whose product is empty left nothing to

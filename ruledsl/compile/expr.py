@@ -211,10 +211,11 @@ class _Gen(CollectionGen):
         self.looping = 0  # the comprehensions around the text being generated
 
     def column(self, text: str) -> str:
-        """A stored field's column, `w.spaces[B][F]` or `w.cardf[F]`: in fast code a local
-        read once before the expression (prologue) where the expression reads it in a
-        comprehension or more than once, else the text itself (settled). A World's
-        columns stay the same objects while an expression runs (expressions change nothing)."""
+        """A stored field's column, `w.spaces[B][F]` or `w.cardf[F]` (or another table of
+        the World, `w.loc`): in fast code a local read once before the expression
+        (prologue) where the expression reads it in a comprehension or more than once, else
+        the text itself (settled). A World's tables stay the same objects while an
+        expression runs (expressions change nothing)."""
         if self.checked:
             return text
         name = self.columns.setdefault(text, f"_col{len(self.columns)}_")
@@ -354,9 +355,27 @@ class _Gen(CollectionGen):
             return f"({a} // {b})" if op == "/" else f"({a} % {b})"
         if op == "in":
             if e.right.note.type.kind == "zone":
+                where = self.located(e.right)
+                if where is not None:
+                    return where.format(card=a, zone=b)
                 return f"({a} in w.zones[{b}])"
             return f"({a} in {b})"
         raise AssertionError(f"operator {op}")
+
+    def located(self, z):
+        """`{card} in {zone}` as where the card lies (World.loc, kept by every move), for a
+        zone named alone or by a name that can't fail (a local, say): a template, or None.
+        A key of none names no zone: the cards of the zone are looked at, and fail there."""
+        if self.checked:
+            return None
+        loc = self.column("w.loc")
+        if isinstance(z, ast.Name):
+            return f"({loc}.get({{card}}) == {{zone}})"
+        if isinstance(z, ast.Index) and isinstance(z.index, ast.Name) and z.index.note.binding in (
+                Binding.LOCAL, Binding.ENUM_VALUE, Binding.SPACE):
+            key = self.expr(z.index)
+            return f"({loc}.get({{card}}) == {{zone}} if {key} is not None else {{card}} in w.zones[{{zone}}])"
+        return None
 
     def c_Not(self, e):
         return f"(not {self.expr(e.operand)})"

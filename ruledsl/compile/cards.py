@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import budget
 from ..errors import GameRuntimeError
 from ..runtime.chance import ChancePause
-from .inplace import no_card
+from .texts import no_card
 from .ops import OpEmitter
 
 

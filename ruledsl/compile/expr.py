@@ -25,6 +25,7 @@ from ..errors import Diagnostic, GameRuntimeError, RuleError
 from ..syntax import ast
 from . import deferred
 from .aggregates import CollectionGen, var as _var
+from .reads import TableReads
 
 ARITH = {"+", "-", "*"}
 _NAME_CODERS = {b: "n_" + b.name for b in Binding}  # how a name's code is made, by what it stands for (n_LOCAL...)
@@ -197,7 +198,7 @@ class _Checked:
         return self.fn(w, env)
 
 
-class _Gen(CollectionGen):
+class _Gen(CollectionGen, TableReads):
     """Translates one expression tree to Python source text. `checked` code checks each
     operation that can fail, naming its span, and uses no attribute index."""
 
@@ -206,32 +207,9 @@ class _Gen(CollectionGen):
         self.checked = checked
         self.consts: dict = {}
         self.params: frozenset = frozenset()  # locals that are Python variables (a def's parameters)
-        self.columns: dict = {}  # a stored field's column (its text) -> the local that holds it (column)
+        self.columns: dict = {}  # a World table's text -> the local that holds it (TableReads.column)
         self.reads: dict = {}  # that local -> how often the expression reads it (2 for each read in a loop)
         self.looping = 0  # the comprehensions around the text being generated
-
-    def column(self, text: str) -> str:
-        """A stored field's column, `w.spaces[B][F]` or `w.cardf[F]` (or another table of
-        the World, `w.loc`): in fast code a local read once before the expression
-        (prologue) where the expression reads it in a comprehension or more than once, else
-        the text itself (settled). A World's tables stay the same objects while an
-        expression runs (expressions change nothing)."""
-        if self.checked:
-            return text
-        name = self.columns.setdefault(text, f"_col{len(self.columns)}_")
-        self.reads[name] = self.reads.get(name, 0) + (2 if self.looping else 1)
-        return name
-
-    def settled(self, text: str) -> str:
-        """`text` with each column read once, outside a loop, written back in place."""
-        for column, name in self.columns.items():
-            if self.reads[name] < 2:
-                text = text.replace(name, column)
-        return text
-
-    def prologue(self) -> list:
-        """The lines that read the columns the expression's text names as locals (settled first)."""
-        return [f"{name} = {column}" for column, name in self.columns.items() if self.reads[name] >= 2]
 
     def const(self, value) -> str:
         name = f"_k{len(self.consts)}"
@@ -361,21 +339,6 @@ class _Gen(CollectionGen):
                 return f"({a} in w.zones[{b}])"
             return f"({a} in {b})"
         raise AssertionError(f"operator {op}")
-
-    def located(self, z):
-        """`{card} in {zone}` as where the card lies (World.loc, kept by every move), for a
-        zone named alone or by a name that can't fail (a local, say): a template, or None.
-        A key of none names no zone: the cards of the zone are looked at, and fail there."""
-        if self.checked:
-            return None
-        loc = self.column("w.loc")
-        if isinstance(z, ast.Name):
-            return f"({loc}.get({{card}}) == {{zone}})"
-        if isinstance(z, ast.Index) and isinstance(z.index, ast.Name) and z.index.note.binding in (
-                Binding.LOCAL, Binding.ENUM_VALUE, Binding.SPACE):
-            key = self.expr(z.index)
-            return f"({loc}.get({{card}}) == {{zone}} if {key} is not None else {{card}} in w.zones[{{zone}}])"
-        return None
 
     def c_Not(self, e):
         return f"(not {self.expr(e.operand)})"

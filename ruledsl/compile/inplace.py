@@ -2,9 +2,10 @@
 
 A stretch (OpEmitter.is_simple: straight statements, calls of straight rules, and ifs
 and loops made only of those) runs as plain Python: its ifs and loops become Python's
-own, each straight statement is a call of its effect (from the statement compilers'
-`s_K` methods), each condition a call of its generated expression, each call of a
-straight rule a call of that rule's own stretch. As in the expression code, nothing of
+own, each straight statement is written as the text of its generated code (texts.py)
+or else is a call of its effect (from the statement compilers' `s_K` methods), each
+condition is the text of its generated expression, each call of a straight rule a call
+of that rule's own stretch. As in the expression code, nothing of
 the game file reaches the generated text: it holds only names and numbers made here,
 and every value it needs is passed in its namespace.
 
@@ -25,10 +26,10 @@ from __future__ import annotations
 from .. import budget
 from ..check.types import PLAYER, Binding
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
-from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from . import deferred
-from .expr import FAILURES, _Checked, _Gen, may_be_big, record_text, stored_text
+from .expr import FAILURES, record_text
+from .texts import StatementTexts, ticked
 
 MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)
 
@@ -86,16 +87,6 @@ def _failed(span, err) -> GameRuntimeError:
     return GameRuntimeError(span, "R000", failure_message(err))
 
 
-def no_card(span):
-    """A `move` of none (its card expression gave none)."""
-    raise GameRuntimeError(span, "R005", "there is no card to move (none)")
-
-
-def nobody_to_reveal_to(span):
-    """A `reveal ... to P` whose P is none."""
-    raise GameRuntimeError(span, "R006", "nobody to reveal to (the player is none)")
-
-
 def stretch_op(emitter, code, stmts, next_pc):
     """`op(vm, fr)`: the stretch, then on to `next_pc[0]` (a cell: it may be patched)."""
     def make(gen):
@@ -125,25 +116,7 @@ class _TooDeep(Exception):
     """Python could not compile a stretch written as text."""
 
 
-UNFAILING = (ast.Int, ast.Bool, ast.NoneLit)
-UNFAILING_NAMES = (Binding.LOCAL, Binding.CONST, Binding.SHARED_FIELD, Binding.ENUM_VALUE, Binding.SPACE,
-                   Binding.PLAYER_COUNT)  # a local is always bound where it is named (the checker's scopes)
-
-
-def unfailing(e) -> bool:
-    """Whether evaluating `e` can neither fail nor charge work: a literal, or a name of a value."""
-    if isinstance(e, ast.Name):
-        return e.note.binding in UNFAILING_NAMES
-    return isinstance(e, UNFAILING)
-
-
-def ticked(k) -> list:
-    """The text of one unit of work charged at `_spans[k]` (budget.charge, written out:
-    a loop's turn is the hottest line of a stretch)."""
-    return ["w.work -= 1", "if w.work < 0:", f"    _charge(w, 0, _spans[{k}])"]
-
-
-class _Stretch:
+class _Stretch(StatementTexts):
     """Generates the text of one stretch. A block made with `mark` marks the World changed
     right after each statement that changes it; one made without (an op's top level with
     no turn boundary) leaves that to the op, and `changes` says whether one did."""
@@ -211,135 +184,6 @@ class _Stretch:
             lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
         else:
             lines.extend(pad + line for line in written)
-
-    def text_gen(self) -> _Gen:
-        """An expression generator whose values go to this stretch's namespace."""
-        gen = _Gen(self.e.x)
-        gen.consts = self.ns
-        return gen
-
-    def written(self, make) -> list:
-        """The lines `make(gen)` gives with a text generator, after the lines reading the
-        columns it names (_Gen.prologue)."""
-        gen = self.text_gen()
-        lines = gen.settled(make(gen)).split("\n")
-        return [*gen.prologue(), *lines]
-
-    def evaluated(self, e) -> list:
-        """`_val = e`, as an expression's own function evaluates it (expr.TEMPLATE)."""
-        body = self.written(lambda gen: f"_val = {gen.expr(e)}")
-        return ["try:", *("    " + line for line in body), "except _WORK:", "    raise", "except _XFAIL:",
-                f"    _val = {self.const(_Checked(self.e.x, e))}(w, env)"]
-
-    def t_Let(self, s):
-        lines = [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
-        if not may_be_big(s.value):
-            return lines
-        number, span = self.const(budget.number), self.const(s.span)
-        return [*lines, f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",
-                f"    {number}(_val, {span})"]
-
-    def t_Bind(self, s):
-        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
-
-    def t_Assign(self, s):
-        body = self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n"))
-        reference = self.const(self.e.assign_reference(s))
-        return ["try:", *("    " + line for line in body), "except _WORK:", "    raise", "except _XFAIL:",
-                f"    {reference}(vm, env)"]
-
-    def t_MoveCard(self, s):
-        """`move C to Z`: the card, then (unless it is none: R005) the zone, each evaluated
-        as its own function would, then World.put (CardCompiler.s_MoveCard's effect)."""
-        return [*self.evaluated(s.card), "_c = _val", "if _c is None:",
-                f"    {self.const(no_card)}({self.const(s.span)})",
-                *self.evaluated(s.dest), f"w.put(_c, _val, {bool(s.bottom)})"]
-
-    def t_Draw(self, s):
-        """`draw N from A to B` (CardCompiler.s_Draw's effect): the zones, then the count
-        (else all of A), then a card at a time off A's top, A refilled when it runs out
-        (CardCompiler.refill), each card DRAW_COST units of work. Compiled with chance
-        apart, a draw that refills is undone when its shuffle pauses: its effect does that."""
-        if self.e.chance_apart:
-            return None
-        lines = [*self.evaluated(s.source), "_a = _val", *self.evaluated(s.dest), "_b = _val"]
-        refill, span = self.const(self.e.refill), self.const(s.span)
-        draw = [f"w.work -= {budget.DRAW_COST}", "if w.work < 0:", f"    _charge(w, 0, {span})", "w.draw_top(_a, _b)"]
-        if isinstance(s.count, ast.Int) and s.count.value == 1:  # one card: no loop
-            return [*lines, f"if w.zones[_a] or {refill}(vm, _a):", *("    " + line for line in draw)]
-        if s.count is None:
-            lines.append("_n = len(w.zones[_a])")
-        else:
-            lines += [*self.evaluated(s.count), "_n = _val"]
-        return [*lines, "for _ in range(_n):", f"    if not w.zones[_a] and not {refill}(vm, _a):", "        break",
-                *("    " + line for line in draw)]
-
-    def t_Shuffle(self, s):
-        """`shuffle Z` (CardCompiler.s_Shuffle's effect): the zone, then Machine.shuffle_zone."""
-        return [*self.evaluated(s.zone), "vm.shuffle_zone(_val)"]
-
-    def t_Walk(self, s):
-        """`move X.f by N steps D` with no trigger to run (FlowCompiler.walk_in_place): the
-        count, the direction, then the field set to where the track leads
-        (Program.walk_to); where that store fails, the walk's effect runs to raise the
-        precise error (R001 for a none)."""
-        walk_to, effect = self.const(self.e.p.walk_to), self.const(self.e.leaf(self.code, s))
-        store = self.written(lambda gen: f"{gen.expr(s.target)} = {walk_to}({gen.expr(s.target)}, _val, _n)")
-        return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:", "    try:",
-                *("        " + line for line in store), "    except _WORK:", "        raise", "    except _XFAIL:",
-                f"        {effect}(vm, env)"]
-
-    def t_Say(self, s):
-        """`say "..."` (TellingCompiler.told): its parts evaluated in order, then told
-        (told_values) only to a listener or where R013 may fail: a text of parts whose
-        labels are bounded needs no test; a number part is tested to be within R012's
-        bound (so at most NUMBER_CHARS long) and the text parts for their length, here.
-        A part that is a name of a bounded label (a player, say) isn't evaluated for
-        nobody: evaluating a name can neither fail nor charge work (`unfailing`)."""
-        parts = [p for p in s.text.parts if not isinstance(p, str)]
-        shape = self.e.shape(parts, sum(len(p) for p in s.text.parts if isinstance(p, str))) if parts else None
-        if shape is None:
-            return None  # a constant text tests vm.listening alone; else only building tells
-        numbers, texts, room = shape
-        lines, values = [], []
-        for i, part in enumerate(parts):
-            if unfailing(part) and i not in numbers and i not in texts:
-                values.append(self.written(lambda gen, part=part: gen.expr(part))[0])
-                continue
-            lines += [*self.evaluated(part), f"_s{i} = _val"]
-            values.append(f"_s{i}")
-        tests = [f"_s{i}.__class__ is int and -{budget.MAX_NUMBER} < _s{i} < {budget.MAX_NUMBER}" for i in numbers]
-        if texts:
-            tests += [f"_s{i}.__class__ is str" for i in texts]
-            tests.append(f"{' + '.join(f'len(_s{i})' for i in texts)} <= {room}")
-        heard = "vm.listening" + (f" or not ({' and '.join(tests)})" if tests else "")
-        told = self.const(self.e.told_values(s.text, "say"))
-        return [*lines, f"if {heard}:", f"    {told}(vm, ({', '.join(values)},))"]
-
-    def t_Reveal(self, s):
-        """`reveal V [to P]` (TellingCompiler.s_Reveal): the seat (R006 if none), then the
-        value, told (TellingCompiler.revealed) only to a listener or where R013 may fail."""
-        shape = self.e.shape([s.value], 0)
-        if shape is None:
-            return None  # only labelling tells
-        lines = []
-        if s.to is not None:
-            lines += [*self.evaluated(s.to), "_t = _val", "if _t is None:",
-                      f"    {self.const(nobody_to_reveal_to)}({self.const(s.span)})"]
-        lines += self.evaluated(s.value)
-        numbers, texts, room = shape
-        test = f"_val.__class__ is int and -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}" if numbers else \
-            f"_val.__class__ is str and len(_val) <= {room}" if texts else None
-        heard = "vm.listening" + (f" or not ({test})" if test else "")
-        revealed = self.const(self.e.revealed(s))
-        return [*lines, f"if {heard}:", f"    {revealed}(vm, _val, {'_t' if s.to is not None else 'None'})"]
-
-    def t_Enter(self, s):
-        """The call's unit of work (its site is the statement's span), then the depth limit
-        (R004): past it, the statement's own effect raises the error."""
-        return [*ticked("_at"),
-                f"if vm.frames[-1].depth > {MAX_DEPTH - s.level}:",
-                f"    {self.const(self.e.leaf(self.code, s))}(vm, env)"]
 
     def test(self, lines, e, pad):
         """`_val` = the value of condition `e`."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from .. import budget
 from ..errors import GameRuntimeError
-from .inplace import nobody_to_reveal_to
 from .ops import OpEmitter
+from .texts import nobody_to_reveal_to
 
 NUMBER_CHARS = len(str(-budget.MAX_NUMBER))  # a number within R012's bound has at most these
 

@@ -179,8 +179,8 @@ def _build(template, body, gen, checked, span):
     ns["_WORK"] = budget.WorkLimit
     ns["_checked"] = checked
     try:
-        return deferred.function(template.format(pre=pre, body=body), f"<ruledsl code at {span.where()}>", gen.p.path, ns,
-                                 "_expr")
+        return deferred.function(template.format(pre=pre, body=body), f"<ruledsl code at {span.where()}>",
+                                 gen.p.path, ns, "_expr")
     except (SyntaxError, RecursionError, MemoryError):
         raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
                                                   "with 'let' or defs")]) from None

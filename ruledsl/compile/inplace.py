@@ -29,7 +29,7 @@ from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, 
 from ..syntax import ast
 from . import deferred
 from .expr import FAILURES, record_text
-from .texts import StatementTexts, ticked
+from .texts import StatementTexts, guarded, ticked
 
 MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)
 
@@ -210,9 +210,8 @@ class _Stretch(StatementTexts):
         if self.as_text:
             names, args = [p.name for p in self.e.m.rules[s.call.name].params], s.call.args
             body = self.written(lambda gen: f"_args = {record_text(gen, names, args)}")
-            checked = self.const(self.e.x.record_checked(names, args))
-            lines += [f"{pad}try:", *(f"{pad}    {line}" for line in body), f"{pad}except _WORK:", f"{pad}    raise",
-                      f"{pad}except _XFAIL:", f"{pad}    _args = {checked}(w, env)"]
+            fallback = f"_args = {self.const(self.e.x.record_checked(names, args))}(w, env)"
+            lines += [pad + line for line in guarded(body, fallback)]
         else:
             lines.append(f"{pad}_args = {self.const(self.e.arguments(s.call, s.span))}(w, env)")
         self.tick(lines, k, depth)  # as every call: its arguments, then its unit of work (budget.py)

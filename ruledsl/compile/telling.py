@@ -13,7 +13,6 @@ the same, and fails the same, whether anybody listens or not.
 from __future__ import annotations
 
 from .. import budget
-from ..errors import GameRuntimeError
 from .ops import OpEmitter
 from .texts import nobody_to_reveal_to
 
@@ -57,11 +56,10 @@ class TellingCompiler(OpEmitter):
             return budget.text(text, span) if len(parts) > 1 else text
         return build
 
-    def fits(self, exprs, fixed: int):
-        """Whether a text is sure to be within R013's bound without building it: True
-        from the types alone, else `fits(values)` looking at numbers and texts, or None
-        when only building tells (lists, zones)."""
-        shape = self.shape(exprs, fixed)
+    def fits(self, shape):
+        """Whether a text of this `shape` is sure to be within R013's bound without building
+        it: True from the types alone, else `fits(values)` looking at numbers and texts, or
+        None when only building tells (lists, zones)."""
         if shape is None:
             return None
         numbers, texts, room = shape
@@ -104,12 +102,16 @@ class TellingCompiler(OpEmitter):
             return None
         return numbers, texts, budget.MAX_TEXT - fixed
 
+    def text_shape(self, text):
+        """`shape` of an ast.Str: of its interpolated parts, after its literal ones."""
+        pieces = text.parts
+        literal = sum(len(p) for p in pieces if isinstance(p, str))
+        return self.shape([p for p in pieces if not isinstance(p, str)], literal)
+
     def told_values(self, text, kind):
         """`told(vm, vs)`: tells `text` (an ast.Str with parts) from its parts' values `vs`,
-        as `told`'s effect does after evaluating them (inplace.t_Say)."""
-        build = self.builder(text.parts, text.span)
-        exprs = [p for p in text.parts if not isinstance(p, str)]
-        fits = self.fits(exprs, sum(len(p) for p in text.parts if isinstance(p, str)))
+        as `told`'s effect does after evaluating them (texts.t_Say)."""
+        build, fits = self.builder(text.parts, text.span), self.fits(self.text_shape(text))
 
         def told(vm, vs):
             if vm.listening:
@@ -136,8 +138,8 @@ class TellingCompiler(OpEmitter):
     def revealed(self, s):
         """`revealed(vm, value, seat)`: tells a reveal's value (to `seat`, or to all when
         None) to a listener, or labels it for R013 alone where its type doesn't bound it
-        (inplace.t_Reveal calls it only then)."""
-        lab, fits = self.p.labeler(s.value.note.type), self.fits([s.value], 0)
+        (texts.t_Reveal calls it only then)."""
+        lab, fits = self.p.labeler(s.value.note.type), self.fits(self.shape([s.value], 0))
 
         def revealed(vm, v, seat):
             if vm.listening:

@@ -42,6 +42,26 @@ def unfailing(e) -> bool:
     return isinstance(e, UNFAILING)
 
 
+def guarded(body, fallback) -> list:
+    """`body`'s lines tried, a work limit let through, and on any other failure of the
+    fast code the line `fallback` (a checked version, or the statement's own effect)."""
+    return ["try:", *("    " + line for line in body), "except _WORK:", "    raise", "except _XFAIL:",
+            "    " + fallback]
+
+
+def fits_test(shape, value) -> str | None:
+    """The text of a test that values told are sure to pass R013 without building the text
+    (TellingCompiler.fits, written out): `value(i)` names the i-th part's value, whose
+    `shape` is TellingCompiler.shape's; None when the types alone tell."""
+    numbers, texts, room = shape
+    tests = [f"{value(i)}.__class__ is int and -{budget.MAX_NUMBER} < {value(i)} < {budget.MAX_NUMBER}"
+             for i in numbers]
+    if texts:
+        tests += [f"{value(i)}.__class__ is str" for i in texts]
+        tests.append(f"{' + '.join(f'len({value(i)})' for i in texts)} <= {room}")
+    return " and ".join(tests) if tests else None
+
+
 def ticked(k) -> list:
     """The text of one unit of work charged at `_spans[k]` (budget.charge, written out:
     a loop's turn is the hottest line of a stretch)."""
@@ -67,9 +87,8 @@ class StatementTexts:
 
     def evaluated(self, e) -> list:
         """`_val = e`, as an expression's own function evaluates it (expr.TEMPLATE)."""
-        body = self.written(lambda gen: f"_val = {gen.expr(e)}")
-        return ["try:", *("    " + line for line in body), "except _WORK:", "    raise", "except _XFAIL:",
-                f"    _val = {self.const(_Checked(self.e.x, e))}(w, env)"]
+        return guarded(self.written(lambda gen: f"_val = {gen.expr(e)}"),
+                       f"_val = {self.const(_Checked(self.e.x, e))}(w, env)")
 
     def t_Let(self, s):
         lines = [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
@@ -83,10 +102,8 @@ class StatementTexts:
         return [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
 
     def t_Assign(self, s):
-        body = self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n"))
-        reference = self.const(self.e.assign_reference(s))
-        return ["try:", *("    " + line for line in body), "except _WORK:", "    raise", "except _XFAIL:",
-                f"    {reference}(vm, env)"]
+        return guarded(self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n")),
+                       f"{self.const(self.e.assign_reference(s))}(vm, env)")
 
     def t_MoveCard(self, s):
         """`move C to Z`: the card, then (unless it is none: R005) the zone, each evaluated
@@ -125,9 +142,8 @@ class StatementTexts:
         precise error (R001 for a none)."""
         walk_to, effect = self.const(self.e.p.walk_to), self.const(self.e.leaf(self.code, s))
         store = self.written(lambda gen: f"{gen.expr(s.target)} = {walk_to}({gen.expr(s.target)}, _val, _n)")
-        return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:", "    try:",
-                *("        " + line for line in store), "    except _WORK:", "        raise", "    except _XFAIL:",
-                f"        {effect}(vm, env)"]
+        return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:",
+                *("    " + line for line in guarded(store, f"{effect}(vm, env)"))]
 
     def t_Say(self, s):
         """`say "..."` (TellingCompiler.told): its parts evaluated in order, then told
@@ -137,22 +153,19 @@ class StatementTexts:
         A part that is a name of a bounded label (a player, say) isn't evaluated for
         nobody: evaluating a name can neither fail nor charge work (`unfailing`)."""
         parts = [p for p in s.text.parts if not isinstance(p, str)]
-        shape = self.e.shape(parts, sum(len(p) for p in s.text.parts if isinstance(p, str))) if parts else None
+        shape = self.e.text_shape(s.text) if parts else None
         if shape is None:
             return None  # a constant text tests vm.listening alone; else only building tells
-        numbers, texts, room = shape
+        tested = {*shape[0], *shape[1]}  # the numbers and texts: their values are tested
         lines, values = [], []
         for i, part in enumerate(parts):
-            if unfailing(part) and i not in numbers and i not in texts:
+            if unfailing(part) and i not in tested:
                 values.append(self.written(lambda gen, part=part: gen.expr(part))[0])
                 continue
             lines += [*self.evaluated(part), f"_s{i} = _val"]
             values.append(f"_s{i}")
-        tests = [f"_s{i}.__class__ is int and -{budget.MAX_NUMBER} < _s{i} < {budget.MAX_NUMBER}" for i in numbers]
-        if texts:
-            tests += [f"_s{i}.__class__ is str" for i in texts]
-            tests.append(f"{' + '.join(f'len(_s{i})' for i in texts)} <= {room}")
-        heard = "vm.listening" + (f" or not ({' and '.join(tests)})" if tests else "")
+        test = fits_test(shape, lambda i: f"_s{i}")
+        heard = "vm.listening" + (f" or not ({test})" if test else "")
         told = self.const(self.e.told_values(s.text, "say"))
         return [*lines, f"if {heard}:", f"    {told}(vm, ({', '.join(values)},))"]
 
@@ -167,9 +180,7 @@ class StatementTexts:
             lines += [*self.evaluated(s.to), "_t = _val", "if _t is None:",
                       f"    {self.const(nobody_to_reveal_to)}({self.const(s.span)})"]
         lines += self.evaluated(s.value)
-        numbers, texts, room = shape
-        test = f"_val.__class__ is int and -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}" if numbers else \
-            f"_val.__class__ is str and len(_val) <= {room}" if texts else None
+        test = fits_test(shape, lambda i: "_val")
         heard = "vm.listening" + (f" or not ({test})" if test else "")
         revealed = self.const(self.e.revealed(s))
         return [*lines, f"if {heard}:", f"    {revealed}(vm, _val, {'_t' if s.to is not None else 'None'})"]

@@ -1,6 +1,8 @@
 """Compile stage: decision points (choose, menu, may). Each op pauses the Machine."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..check.types import Binding, coll, elem_of
 from ..errors import GameRuntimeError
 from ..runtime.machine import Decision
@@ -38,6 +40,44 @@ def _dedupe(labels, values, state_of=None):
     return out_l, out_v
 
 
+class Choice(NamedTuple):
+    """A `choose` as DecisionCompiler.choice gives it."""
+    offered: object  # the expression of the items offered (a Filter for a `where`)
+    zone: bool  # whether `offered` names a zone: its cards are offered, copied
+    label: object  # label(w, values) -> (labels, values), or None: each value is its own label
+    name: str  # the decision's name
+    bind: object  # bind(vm, fr, value), or None for a secret choice, whose bind is made by
+    sealed: object  # sealed(who, values) -> its bind, which also notes whose it was (mcts.determinize)
+
+
+def _binder(var):
+    def bind(vm, fr, value):
+        fr.env[var] = value
+        fr.pc += 1
+    return bind
+
+
+def _sealed_binder(var):
+    bind = _binder(var)
+
+    def sealed(who, options):
+        """A sealed choice's binding also notes whose it was and what it was chosen from,
+        so a search agent of another seat can redraw it (mcts.determinize)."""
+        def bind_sealed(vm, fr, value):
+            fr.sealed = {**(fr.sealed or {}), var: (who, options)}
+            bind(vm, fr, value)
+        return bind_sealed
+    return sealed
+
+
+def nothing_to_choose(name, span):
+    raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
+
+
+def nobody_chooses(span):
+    raise GameRuntimeError(span, "R006", "nobody to make this choice (the chooser is none)")
+
+
 class DecisionCompiler(OpEmitter):
     """The statements that stop for a decision: choose, a menu of options, may."""
 
@@ -45,25 +85,30 @@ class DecisionCompiler(OpEmitter):
         def seat(w, env):
             p = by(w, env)
             if p is None:
-                raise GameRuntimeError(span, "R006", "nobody to make this choice (the chooser is none)")
+                nobody_chooses(span)
             return p
         return seat
 
     def s_Choose(self, code, s):
         self.emit(code, "choose", s.span, self.offer_choice(s))
 
-    def offer_choice(self, s):
-        """`choose(vm, fr)`: offers the items; the one chosen is bound to the variable."""
+    def choice(self, s) -> "Choice":
+        """What a `choose` offers and how, for its op (offer_choice) and for the text of a
+        whole rule (whole.py), which do the same in the same order."""
         elem = elem_of(s.source.note.type)
+        offered = s.source
         if s.where is not None:  # `choose x from S where c` offers [x in S where c]
             offered = ast.Filter(span=s.span, var=s.var, source=s.source, where=s.where)
             offered.note.type = coll(elem)
-            src = self.x(offered)
-        else:
-            src = self.x.source(s.source)
-        seat = self.chooser(self.x(s.by), s.span)
+        var, name = s.var, s.label or s.var
+        return Choice(offered, offered.note.type.kind == "zone", self.labelling(s, elem), name,
+                      _binder(var) if not s.secret else None, _sealed_binder(var) if s.secret else None)
+
+    def labelling(self, s, elem):
+        """`label(w, values) -> (labels, values)`: the labels of the values offered, two alike
+        offered once (_dedupe); None where each value is its own label (distinct spaces or
+        enum values)."""
         labels_of = self.p.labels_fn(elem)
-        var, name, span, secret = s.var, s.label or s.var, s.span, s.secret
         with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
         field_names = list(self.m.cardsets[elem.name].fields) if with_fields else []
         if elem.kind == "card" and any(z.per == elem.name for z in self.m.zones.values()):
@@ -71,38 +116,31 @@ class DecisionCompiler(OpEmitter):
             # unique label ('unit 2', 'unit 2 #2'), as the zone labels name them
             key_label, with_fields = self.p.card_key_label, False
             labels_of = lambda vs: [key_label(v) for v in vs]  # noqa: E731
+        if _distinct(s.source):  # a board's spaces, an enum's values or the players, or some of them
+            if elem.kind in ("space", "enum"):
+                return None  # no two are alike, and a space or value is its own label
+            return lambda w, values: (labels_of(values), values)
 
-        # a board's spaces, an enum's values or the players, or some of them: no two are
-        # alike, and a space or value is its own label
-        distinct = _distinct(s.source)
-        if distinct and elem.kind in ("space", "enum"):
-            labels_of = None
+        def label(w, values):
+            state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
+            return _dedupe(labels_of(values), values, state_of)
+        return label
 
-        def bind(vm, fr, value):
-            fr.env[var] = value
-            fr.pc += 1
-
-        def sealed_bind(who, options):
-            """A sealed choice's binding also notes whose it was and what it was chosen from,
-            so a search agent of another seat can redraw it (mcts.determinize)."""
-            def bind_sealed(vm, fr, value):
-                fr.sealed = {**(fr.sealed or {}), var: (who, options)}
-                bind(vm, fr, value)
-            return bind_sealed
+    def offer_choice(self, s):
+        """`choose(vm, fr)`: offers the items; the one chosen is bound to the variable."""
+        c = self.choice(s)
+        src, label, name, span, secret = self.x.source(c.offered), c.label, c.name, s.span, s.secret
+        seat = self.chooser(self.x(s.by), s.span)
 
         def choose(vm, fr):
             w, env = vm.w, fr.env
             values = src(w, env)  # a fresh list, or a constant one that nothing changes
             if not values:
-                raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
-            if distinct:
-                labels = values if labels_of is None else labels_of(values)
-            else:
-                state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
-                labels, values = _dedupe(labels_of(values), values, state_of)
+                nothing_to_choose(name, span)
+            labels, values = (values, values) if label is None else label(w, values)
             who = seat(w, env)
             return vm.decide(Decision(who, name, labels, values, span, secret, "choose",
-                                      sealed_bind(who, values) if secret else bind))
+                                      c.sealed(who, values) if secret else c.bind))
         return choose
 
     def s_Menu(self, code, s):

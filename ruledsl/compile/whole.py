@@ -13,7 +13,8 @@ locals.
 It is made from the same parts as the op list: each straight statement is written as a
 stretch writes it (inplace.py, which this extends: lets, assignments and conditions as
 the text of their generated code, the others as calls of the effects their `s_K`
-compilers make), each decision is the op its compiler makes (`offer_K`), and each call
+compilers make), each decision is written out as its op does it (what is offered, the
+chooser, Machine.decide: decide.py's `choice` and helpers serve both), and each call
 is compiled in place, framed or run as a straight rule's stretch exactly where the op
 list does. So it plays the same games: the same statements run in the same order on the same values, the end conditions
 are looked at at the same turn boundaries and decisions, and a failure names the same
@@ -33,6 +34,8 @@ import itertools
 from .. import cache
 from ..errors import GameRuntimeError
 from ..syntax import ast
+from ..runtime.machine import Decision
+from .decide import nobody_chooses, nothing_to_choose
 from .inline import _Inlined
 from .inplace import _Stretch, _TooDeep
 from .ops import RETURNED, statements
@@ -124,17 +127,49 @@ class _Whole(_Stretch):
         lines += [f"{pad}yield True", f"{pad}w = vm.w"]
 
     # ------------------------------------------------------------ decisions
+    # Each is written out as its op does it (decide.py: what is offered, the chooser, then
+    # Machine.decide), or, not as text, a call of its op.
     def w_Choose(self, lines, s, depth):
         pad = "    " * depth
-        offer = self.const(self.e.offer_choice(s))
-        lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{offer}(vm, fr)"]
+        lines.append(f"{pad}_at = {self.at(s.span)}")
+        if self.as_text:
+            lines.extend(pad + line for line in self.choose_text(s))
+        else:
+            lines.append(f"{pad}{self.const(self.e.offer_choice(s))}(vm, fr)")
         self.pause(lines, pad)
+
+    def choose_text(self, s) -> list:
+        c, span = self.e.choice(s), self.const(s.span)
+        lines = [*self.evaluated(c.offered), "_vs = list(w.zones[_val])" if c.zone else "_vs = _val",
+                 "if not _vs:", f"    {self.const(nothing_to_choose)}({self.const(c.name)}, {span})",
+                 "_ls = _vs" if c.label is None else f"_ls, _vs = {self.const(c.label)}(w, _vs)"]
+        bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else self.const(c.bind)
+        return [*lines, *self.chooser(s), *self.decided(c.name, "_ls", "_vs", s, "choose", bind)]
+
+    def chooser(self, s) -> list:
+        """`_val` = the seat that decides (R006 if none)."""
+        return [*self.evaluated(s.by), "if _val is None:", f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
+
+    def decided(self, name, labels, values, s, kind, bind) -> list:
+        """Machine.decide, written out: the end conditions first (if the game has any), then
+        the Decision of seat `_val` pending."""
+        made = (f"vm.pending = {self.const(Decision)}(_val, {self.const(name)}, {labels}, {values}, "
+                f"{self.const(s.span)}, {bool(getattr(s, 'secret', False))}, {kind!r}, {bind})")
+        if not self.e.m.ends:
+            return [made]
+        return ["if w.version == vm.ends_false_at or not vm.check_ends():", "    " + made]
 
     def w_Menu(self, lines, s, depth):
         """The options as the branches of an if, on the index `_got` binds."""
         pad = "    " * depth
-        offer = self.const(self.e.offer_menu(s, list(range(len(s.options))), _got))
-        lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{offer}(vm, fr)"]
+        options = list(range(len(s.options)))
+        lines.append(f"{pad}_at = {self.at(s.span)}")
+        if self.as_text and all(o.guard is None for o in s.options):  # all offered: labels and values shared
+            labels = self.const([o.label for o in s.options])
+            made = self.decided(s.label or "choice", labels, self.const(options), s, "menu", self.const(_got))
+            lines.extend(pad + line for line in [*self.chooser(s), *made])
+        else:
+            lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, _got))}(vm, fr)")
         self.pause(lines, pad)
         lines.append(f"{pad}_o = fr.got")
         for i, opt in enumerate(s.options):
@@ -143,9 +178,22 @@ class _Whole(_Stretch):
 
     def w_May(self, lines, s, depth):
         pad = "    " * depth
-        offer = self.const(self.e.offer_may(s, _got, _passed))
-        lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}if {offer}(vm, fr):"]
-        self.pause(lines, pad + "    ")
+        lines.append(f"{pad}_at = {self.at(s.span)}")
+        if not self.as_text:
+            lines.append(f"{pad}if {self.const(self.e.offer_may(s, _got, _passed))}(vm, fr):")
+            self.pause(lines, pad + "    ")
+        else:
+            inner = pad
+            if s.guard is not None:  # a guard that fails offers nothing: the body is skipped
+                lines.extend(pad + line for line in self.evaluated(s.guard))
+                lines.append(f"{pad}if _val:")
+                inner = pad + "    "
+            labels, values = self.const([s.label, "pass"]), self.const([True, False])
+            made = self.decided(s.label, labels, values, s, "may", self.const(_got))
+            lines.extend(inner + line for line in [*self.chooser(s), *made])
+            self.pause(lines, inner)
+            if s.guard is not None:
+                lines += [f"{pad}else:", f"{pad}    fr.got = False"]
         lines += [f"{pad}if fr.got:", self.block(s.body, depth + 1)]
 
     # ------------------------------------------------------------ calls and returns

@@ -300,3 +300,116 @@ def test_a_fast_machine_under_way_is_not_cloned_but_an_ended_one_is(tmp_path):
     assert m.clone().result == m.result  # its generators are gone with the game
     slow = Machine(program, 2, FixedChance())
     assert slow.clone().pending.name == "k"
+
+
+# ---------------------------------------------------------------- decisions written out
+def offered_both_ways(tmp_path, text, labels, players=3) -> list:
+    """Plays `text` choosing `labels` on op lists and on a fast Machine (whose decisions
+    in loops are written out, whole.py): every decision offered must be the same (seat,
+    name, labels, values but a menu's, kind, secret) and a sealed one noted alike; returns
+    them, each followed by the sealed choices noted once it was made."""
+    program = text_program(tmp_path, text)
+    seen = []
+    for fast in (False, True):
+        m = Machine(program, players, FixedChance(), fast=fast)
+        offered = []
+        for label in labels:
+            d = m.pending
+            values = list(d.values) if d.kind != "menu" else None  # a menu's: where its ops start, or 0, 1, ...
+            offered.append((d.seat, d.name, list(d.labels), values, d.kind, d.secret))
+            assert m.choose(label) is None, label
+            offered.append(dict(m.frames[-1].sealed or {}) if m.frames else {})
+        seen.append((offered, m.w.digest(), m.result))
+    assert seen[0] == seen[1]
+    assert program.rules["flow"].whole is not None  # the fast Machine ran it as a generator
+    return seen[1][0]
+
+
+CHOICES = """cards coin(face: int) label "coin {face}" {
+  field worn: int = 0
+  card 1  card 1  card 2
+}
+enum way { up down }
+board grid(row: int) {
+  field owner: player? = none
+  space a1 0
+  space a2 0
+  space b1 1
+}
+zone purse: coin public
+shared { rounds: int = 0 }
+rule setup() { for c in coin { move c to purse } }
+rule flow() {
+  repeat 2 {
+    rounds += 1
+    choose c from purse by seat(rounds) as "coin"
+    c.worn += 1
+    choose s from grid where s.owner == none and s.row == 0 by seat(0) as "cell"
+    s.owner = seat(0)
+    choose p from players by seat(1) as "rival"
+    choose w from way by p
+    choose secret k from purse by seat(rounds) as "hide"
+    choose by seat(2) as "menu" {
+      option "more" { rounds += 0 }
+      option "less" if rounds > 1 { rounds -= 0 }
+    }
+    may seat(0) "grab" if rounds == 1 { rounds += 0 }
+    may seat(1) "wave" { rounds += 0 }
+  }
+}
+"""
+
+
+def test_decisions_written_out_offer_what_their_ops_offer(tmp_path):
+    """Cards offered once each but for equal ones told apart by their fields ('#2'), spaces
+    and enum values as their own labels, players by seat, a sealed choice noted as such,
+    a menu with a guard and a may with and without one: alike on op lists and written out."""
+    labels = ["coin 1", "a1", "seat 2", "down", "coin 2", "more", "grab", "pass",
+              "coin 1 #2", "a2", "seat 0", "up", "coin 2", "less", "wave"]
+    offered = offered_both_ways(tmp_path, CHOICES, labels)
+    assert offered[0][2] == ["coin 2", "coin 1"]  # the two coin 1s are alike: one offered
+    assert offered[8][2] == offered[16][2] == ["coin 2", "coin 1", "coin 1 #2"]  # one is worn now
+    assert offered[8][4:] == ("choose", True) and offered[9] == {"k": (1, offered[8][3])}
+    assert offered[10][2] == ["more"] and offered[26][2] == ["more", "less"]
+    assert [o[1] for o in offered[::2]][6:8] == ["grab", "wave"] and offered[28][1] == "wave"  # no grab in round 2
+
+
+@pytest.mark.parametrize("source, code, message", [
+    ("[x in [1, 2] where x > n * 5]", "R007", "nothing to choose from"),
+    ("[1, 2]", "R006", "nobody to make this choice"),
+])
+def test_a_decision_written_out_fails_as_its_op_does(tmp_path, source, code, message):
+    text = f"""shared {{ n: int = 0 }}
+rule flow() {{
+  loop {{
+    choose k from {source} by (if n < 2 then seat(0) else none) as "k"
+    n += k
+  }}
+}}
+"""
+    program = text_program(tmp_path, text)
+    failed = []
+    for fast in (False, True):
+        m = Machine(program, 2, FixedChance(), fast=fast)
+        with pytest.raises(GameRuntimeError) as err:
+            for _ in range(3):
+                assert m.choose("1") is None
+        d = err.value.diagnostic
+        failed.append((d.code, d.span.line, d.span.col, message in d.message))
+    assert program.rules["flow"].whole is not None
+    assert failed[0] == failed[1] == (code, 5, 5, True)
+
+
+def test_a_game_that_ends_at_a_decision_written_out_offers_nothing(tmp_path):
+    text = """shared { n: int = 0 }
+end when enough "enough": n >= 3
+rule flow() {
+  loop {
+    choose k from [1, 2] by seat(0) as "k"
+    n += k
+    may seat(1) "again" { n += 0 }
+  }
+}
+"""
+    m, _, asked = both(tmp_path, text, ["2", "pass", "1"])
+    assert asked == ["k", "again", "k"] and m.pending is None and m.result.reason == "enough"

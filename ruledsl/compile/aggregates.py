@@ -132,6 +132,9 @@ class CollectionGen:
         column, key, attr, equal = match
         grouping = self.tallied(e, attr, index) if equal else None
         if grouping is not None:  # a lookup in the column's tally (world.Column)
+            looked = self.looked_up(e, index, column, grouping, key)
+            if looked is not None:
+                return looked
             run = {"count": _tally, "any": _tally_any, "all": _tally_all}[e.func]
             return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
         values = f"map({column}.__getitem__, {self.visited(e, index)})"
@@ -151,6 +154,20 @@ class CollectionGen:
         if attr.note.type.kind not in TALLIED:
             return None
         return self.p.tally(src.name, attr.name, index.attr if index is not None else None)
+
+    def looked_up(self, e, index, column, grouping, key):
+        """_tally written out where the group is the index's key (the spaces whose fixed
+        attribute is K make the group K of the grouping by that attribute) or the whole
+        board (group None), and K and the key neither fail nor charge work: the items are
+        charged (`visited`), then the count is the tally's entry; None otherwise."""
+        if not unfailing(key) or (index is not None and not unfailing(index.key)):
+            return None
+        group = self.expr(index.key) if index is not None else "None"
+        found = f"{column}.tallies[{grouping}].get(({group}, {self.expr(key)}), 0)"
+        items = self.visited(e, index)
+        if e.func == "all":
+            return f"({found} == len({items}))"
+        return f"({found} if {items} else 0)" if e.func == "count" else f"({found} > 0 if {items} else False)"
 
     def column_eq(self, var, c):
         """(the column of x.f, K, x.f, whether ==) for a test `x.f == K` or `x.f != K` on a
@@ -200,6 +217,18 @@ class CollectionGen:
 
     def c_Range(self, e):
         return f"{self.const(budget.make_range)}(w, {self.expr(e.lo)}, {self.expr(e.hi)}, {self.const(e.span)})"
+
+
+UNFAILING = (ast.Int, ast.Bool, ast.NoneLit)
+UNFAILING_NAMES = frozenset({Binding.LOCAL, Binding.ITEM, Binding.CONST, Binding.SHARED_FIELD, Binding.ENUM_VALUE,
+                             Binding.SPACE, Binding.PLAYER_COUNT})  # a local is always bound where it is named (the checker's scopes)
+
+
+def unfailing(e) -> bool:
+    """Whether evaluating `e` can neither fail nor charge work: a literal, or a name of a value."""
+    if isinstance(e, ast.Name):
+        return e.note.binding in UNFAILING_NAMES
+    return isinstance(e, UNFAILING)
 
 
 TALLIED = ("int", "bool", "str", "player", "enum", "space", "card")  # field types whose values are dict keys

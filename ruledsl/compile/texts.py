@@ -17,6 +17,7 @@ from ..check.types import Binding
 from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
+from .aggregates import unfailing
 from .expr import _Checked, _Gen, may_be_big, stored_text
 
 
@@ -28,18 +29,6 @@ def no_card(span):
 def nobody_to_reveal_to(span):
     """A `reveal ... to P` whose P is none."""
     raise GameRuntimeError(span, "R006", "nobody to reveal to (the player is none)")
-
-
-UNFAILING = (ast.Int, ast.Bool, ast.NoneLit)
-UNFAILING_NAMES = (Binding.LOCAL, Binding.CONST, Binding.SHARED_FIELD, Binding.ENUM_VALUE, Binding.SPACE,
-                   Binding.PLAYER_COUNT)  # a local is always bound where it is named (the checker's scopes)
-
-
-def unfailing(e) -> bool:
-    """Whether evaluating `e` can neither fail nor charge work: a literal, or a name of a value."""
-    if isinstance(e, ast.Name):
-        return e.note.binding in UNFAILING_NAMES
-    return isinstance(e, UNFAILING)
 
 
 def guarded(body, fallback) -> list:

@@ -280,6 +280,38 @@ def test_counts_over_a_board_are_tallied_and_agree_with_the_checked_code_after_a
                 assert prog.def_bodies[name][0](w) == checked[name](w, {}), (name, step)
 
 
+def test_tally_lookups_written_out_agree_with_the_checked_code_and_charge_alike(tmp_path):
+    """With the group and the value named by parameters (aggregates.looked_up: the tally's
+    entry read in the text, the items still charged), every count/any/all over the
+    board or a group of it, a group with no spaces (block 4) too, gives what the checked
+    code gives, charging the call and the items of the group, as the board is written."""
+    templates = [t.format(p="p", b="b", k="k") for t in TALLIED] + ["count(x in lots where x.block == b and x.owner == p) + k"]
+    rules = "\n".join(f"def q{i}(p: player?, b: int, k: int) = {t}" for i, t in enumerate(templates))
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\n' + TALLIED_BOARD + rules + "\nrule flow() { choose x from 1..2 by seat(0) }\n")
+    game = load_game(str(path))
+    prog, model = game.program, game.model
+    m = Machine(prog, 2, FixedChance())
+    ex = ExprCompiler(model, prog)
+    checked = {name: ex(d.body, checked=True) for name, d in model.defs.items()}
+    board = prog.boards["lots"]
+    block = board.attrs_of_space["block"]
+    rng = random.Random(11)
+    w = m.w
+    for step in range(60):
+        space = rng.choice(board.spaces)
+        w.spaces["lots"]["owner"][space] = rng.choice([0, 1, None])
+        w.spaces["lots"]["level"][space] = rng.choice([0, 1])
+        for (name, d), text in zip(model.defs.items(), templates):
+            for p, b, k in itertools.product([0, 1, None], [1, 2, 3, 4], [0, 1]):
+                group = b if "block == b" in text or "b == x.block" in text else 4 if "block == 4" in text else None
+                visits = len(board.spaces) if group is None else sum(block[s] == group for s in board.spaces)
+                w.work = 1000
+                fast = prog.def_bodies[name][0](w, p, b, k)
+                assert w.work == 1000 - 1 - visits, (name, p, b, k)  # the call, then the items (checked scans them all)
+                assert fast == checked[name](w, {"p": p, "b": b, "k": k}), (name, p, b, k)
+
+
 def test_a_small_board_is_not_tallied(tmp_path):
     """Below TALLY_MIN_SPACES the scan in C is kept: a tally would cost more at its writes."""
     from ruledsl.compile.aggregates import TALLY_MIN_SPACES

@@ -58,14 +58,17 @@ def _binder(var):
 
 
 def _sealed_binder(var):
-    bind = _binder(var)
-
     def sealed(who, options):
         """A sealed choice's binding also notes whose it was and what it was chosen from,
-        so a search agent of another seat can redraw it (mcts.determinize)."""
+        so a search agent of another seat can redraw it (mcts.determinize). The frame's
+        note is its own (Frame.copy copies it), so it is changed in place."""
         def bind_sealed(vm, fr, value):
-            fr.sealed = {**(fr.sealed or {}), var: (who, options)}
-            bind(vm, fr, value)
+            if fr.sealed is None:
+                fr.sealed = {var: (who, options)}
+            else:
+                fr.sealed[var] = (who, options)
+            fr.env[var] = value
+            fr.pc += 1
         return bind_sealed
     return sealed
 

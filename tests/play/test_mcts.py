@@ -303,3 +303,18 @@ def test_determinizing_redraws_another_seats_sealed_choice_held_in_a_local(tmp_p
     seen = {determinize(m, 1, random.Random(i), "t").frames[-1].env["a"] for i in range(40)}
     assert seen == {1, 2, 3, 4, 5} and m.frames[-1].env["a"] == 5  # the game itself is left alone
     assert {determinize(m, 0, random.Random(i), "t").frames[-1].env["a"] for i in range(10)} == {5}
+
+
+def test_a_clone_keeps_its_own_notes_of_sealed_choices(tmp_path):
+    """A sealed choice's note is changed in place on its frame (decide._sealed_binder):
+    one made after a clone is the original's alone, and the clone's later ones its own."""
+    from support import run_text
+    m = run_text(tmp_path, SEALED)
+    m.choose("5")
+    copy = m.clone()
+    m.choose("3")
+    assert set(copy.frames[-1].sealed) == {"a"}
+    copy.choose("4")
+    assert m.result is not None and copy.result is not None
+    assert [f.sealed["b"][0] for f in (m.frames[-1], copy.frames[-1])] == [1, 1] and copy.frames[-1].env["b"] == 4
+    assert m.frames[-1].sealed is not copy.frames[-1].sealed

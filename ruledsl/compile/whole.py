@@ -128,14 +128,12 @@ class _Whole(_Stretch):
 
     # ------------------------------------------------------------ decisions
     # Each is written out as its op does it (decide.py: what is offered, the chooser, then
-    # Machine.decide), or, not as text, a call of its op.
+    # Machine.decide), but a menu with guards, which calls its op. (A whole rule is always
+    # written as text: one too deep for Python has no generator.)
     def w_Choose(self, lines, s, depth):
         pad = "    " * depth
         lines.append(f"{pad}_at = {self.at(s.span)}")
-        if self.as_text:
-            lines.extend(pad + line for line in self.choose_text(s))
-        else:
-            lines.append(f"{pad}{self.const(self.e.offer_choice(s))}(vm, fr)")
+        lines.extend(pad + line for line in self.choose_text(s))
         self.pause(lines, pad)
 
     def choose_text(self, s) -> list:
@@ -164,7 +162,7 @@ class _Whole(_Stretch):
         pad = "    " * depth
         options = list(range(len(s.options)))
         lines.append(f"{pad}_at = {self.at(s.span)}")
-        if self.as_text and all(o.guard is None for o in s.options):  # all offered: labels and values shared
+        if all(o.guard is None for o in s.options):  # all offered: labels and values shared
             labels = self.const([o.label for o in s.options])
             made = self.decided(s.label or "choice", labels, self.const(options), s, "menu", self.const(_got))
             lines.extend(pad + line for line in [*self.chooser(s), *made])
@@ -179,21 +177,17 @@ class _Whole(_Stretch):
     def w_May(self, lines, s, depth):
         pad = "    " * depth
         lines.append(f"{pad}_at = {self.at(s.span)}")
-        if not self.as_text:
-            lines.append(f"{pad}if {self.const(self.e.offer_may(s, _got, _passed))}(vm, fr):")
-            self.pause(lines, pad + "    ")
-        else:
-            inner = pad
-            if s.guard is not None:  # a guard that fails offers nothing: the body is skipped
-                lines.extend(pad + line for line in self.evaluated(s.guard))
-                lines.append(f"{pad}if _val:")
-                inner = pad + "    "
-            labels, values = self.const([s.label, "pass"]), self.const([True, False])
-            made = self.decided(s.label, labels, values, s, "may", self.const(_got))
-            lines.extend(inner + line for line in [*self.chooser(s), *made])
-            self.pause(lines, inner)
-            if s.guard is not None:
-                lines += [f"{pad}else:", f"{pad}    fr.got = False"]
+        inner = pad
+        if s.guard is not None:  # a guard that fails offers nothing: the body is skipped
+            lines.extend(pad + line for line in self.evaluated(s.guard))
+            lines.append(f"{pad}if _val:")
+            inner = pad + "    "
+        labels, values = self.const([s.label, "pass"]), self.const([True, False])
+        made = self.decided(s.label, labels, values, s, "may", self.const(_got))
+        lines.extend(inner + line for line in [*self.chooser(s), *made])
+        self.pause(lines, inner)
+        if s.guard is not None:
+            lines += [f"{pad}else:", f"{pad}    fr.got = False"]
         lines += [f"{pad}if fr.got:", self.block(s.body, depth + 1)]
 
     # ------------------------------------------------------------ calls and returns
@@ -302,9 +296,3 @@ class _Whole(_Stretch):
 def _got(vm, fr, value):
     """The binding of a menu's or a may's choice in a generated rule: the generator reads it."""
     fr.got = value
-
-
-def _passed(vm, fr):
-    """A may whose guard fails offers nothing: its generator skips the body."""
-    fr.got = False
-

@@ -13,9 +13,10 @@ reaches itself again is compiled instead into its caller's ops at the call:
 
 The game plays the same: the same statements run in the same order on the same values,
 each decision keeps its name (a choice named after its variable keeps the variable's
-own name). Only a rule called from one place is compiled in place (so the code made
-stays the size of the game's, and a rule so compiled has no Code of its own), at most
-INLINE_NESTING calls deep.
+own name). Only a rule called from one place, or a small one (SMALL_RULE) called from
+at most SMALL_SITES places, is compiled in place (so the code made stays about the size
+of the game's, and a rule so compiled has no Code of its own), at most INLINE_NESTING
+calls deep.
 """
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ from ..syntax import ast
 from .ops import OpEmitter, called, rule_calls, statements, upwards
 
 INLINE_NESTING = 6  # calls compiled in place inside calls compiled in place
+# A rule of at most SMALL_RULE statements (its nested ones counted) is compiled in place at
+# up to SMALL_SITES calls, each a copy of its own: a small rule with a decision called
+# from two places (Kuhn poker's `facing_a_bet`) then pushes no frame and, on a fast
+# Machine, makes no generator of its own (Kuhn poker 1.120x).
+SMALL_RULE = 8
+SMALL_SITES = 2
 
 # The fields that bind a local: (node class, field). A choice with no label of its own is
 # named after its variable, so a renamed one is given the old name as its label.
@@ -61,8 +68,9 @@ class _Inlined:
 
 def inlinable(model, callees) -> set:
     """The rules whose calls may be compiled in place: rules called from one place only
-    (so each rule's code is made once) that reach no cycle of calls (worked out upwards
-    from the rules that call none, as straight_rules does)."""
+    (so each rule's code is made once), or small ones from a few (SMALL_RULE,
+    SMALL_SITES), that reach no cycle of calls (worked out upwards from the rules that
+    call none, as straight_rules does)."""
     sites: dict = {name: 0 for name in callees}
     for calls in callees.values():
         for c in calls:
@@ -72,7 +80,8 @@ def inlinable(model, callees) -> set:
             if name in sites:
                 sites[name] += 1
     acyclic = set(upwards(callees))
-    return {name for name in acyclic if sites[name] == 1}
+    return {name for name in acyclic if sites[name] == 1
+            or (sites[name] <= SMALL_SITES and len(list(statements(model.rules[name].body))) <= SMALL_RULE)}
 
 
 def renamed(node, names: set, suffix: str):

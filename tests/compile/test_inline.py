@@ -111,17 +111,47 @@ def test_calls_compiled_in_place_count_toward_the_depth_limit(tmp_path):
 
 def test_a_rule_called_from_several_places_keeps_its_frame(tmp_path):
     text = """shared { n: int = 0 }
-rule twice() {
+rule thrice() {
   choose x from 1..2 by seat(0)
   n += x
 }
 rule once() { choose x from 1..2 by seat(1) }
-rule flow() { twice()  twice()  once() }
+rule flow() { thrice()  thrice()  thrice()  once() }
 """
-    (m, _, asked), _ = both(tmp_path, text, ["1", "2", "1"])
-    assert m.program.rules["flow"].kinds.count("call") == 2  # twice, twice; once is compiled in place
-    assert "once" not in m.program.rules and "twice" in m.program.rules
-    assert m.w.shared["n"] == 3 and m.result is not None
+    (m, _, asked), _ = both(tmp_path, text, ["1", "2", "2", "1"])
+    assert m.program.rules["flow"].kinds.count("call") == 3  # thrice, thrice, thrice; once is compiled in place
+    assert "once" not in m.program.rules and "thrice" in m.program.rules
+    assert m.w.shared["n"] == 5 and m.result is not None
+
+
+SMALL_TWICE = """shared { n: int = 0 }
+rule bid(p: player) {
+  choose x from 1..3 by p as "bid"
+  if x == 3 { return }
+  n += x * 10 + p.seat
+}
+rule flow() {
+  let x = 5
+  bid(seat(0))
+  bid(seat(1))
+  n += x
+}
+"""
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_small_rule_called_from_two_places_is_compiled_in_place_at_both(tmp_path, fast):
+    """Each copy has its own locals (the caller's `x` is left alone) and its own return;
+    a longer rule (SMALL_RULE) or a third call keeps the frame (the test above)."""
+    from ruledsl.compile.inline import SMALL_RULE
+    (m, _, asked), (framed, _, _) = both(tmp_path, SMALL_TWICE, ["2", "3"])
+    assert "bid" not in m.program.rules and framed.program.rules["flow"].kinds.count("call") == 2
+    assert asked == ["bid", "bid"] and m.w.shared["n"] == 20 + 5 and m.result is not None
+    program = text_program(tmp_path, SMALL_TWICE)
+    played = Machine(program, 2, FixedChance(), fast=fast)
+    assert choose_labels(played, ["3", "1"]) == ["bid", "bid"] and played.w.shared["n"] == 11 + 5
+    longer = SMALL_TWICE.replace("  n += x * 10 + p.seat\n", "  n += x * 10 + p.seat\n" * SMALL_RULE)
+    assert "bid" in machine(tmp_path, longer).program.rules
 
 
 def test_a_secret_choice_compiled_in_place_is_noted_for_search(tmp_path):

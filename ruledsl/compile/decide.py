@@ -26,8 +26,8 @@ def _dedupe(labels, values, state_of=None):
     Cards with the same label but different field values are different choices:
     the second and later get a stable suffix ' #2', ' #3' in offering order.
     """
-    if state_of is None and len(set(labels)) == len(labels):
-        return labels, values  # nothing repeats: the common case
+    if len(set(labels)) == len(labels):
+        return labels, values  # no label repeats (the common case): no field tells two apart
     seen, variants, out_l, out_v = set(), {}, [], []
     for lab, v in zip(labels, values):
         key = (lab, state_of(v)) if state_of else lab

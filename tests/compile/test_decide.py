@@ -46,3 +46,16 @@ def test_players_are_offered_by_seat(tmp_path, source, labels):
 def test_enum_values_are_offered_as_their_own_labels(tmp_path):
     m = run_text(tmp_path, BOARD + "rule flow() { choose c from color by seat(0) }\n")
     assert m.pending.labels == ["red", "blue"] and m.pending.labels is m.pending.values
+
+
+def test_labels_that_do_not_repeat_need_no_card_state():
+    """Cards alike in label are told apart by their fields' values (`state_of`), which is
+    looked at only when some label repeats: distinct labels are offered as they are."""
+    from ruledsl.compile.decide import _dedupe
+    asked = []
+
+    def state(card):
+        asked.append(card)
+        return card % 2
+    assert _dedupe(["a", "b"], [1, 2], state) == (["a", "b"], [1, 2]) and asked == []
+    assert _dedupe(["a", "a", "a"], [1, 2, 3], state) == (["a", "a #2"], [1, 2]) and asked == [1, 2, 3]

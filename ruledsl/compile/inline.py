@@ -33,8 +33,8 @@ from .ops import OpEmitter, called, rule_calls, statements, upwards
 INLINE_NESTING = 6  # calls compiled in place inside calls compiled in place
 # A rule of at most SMALL_RULE statements (its nested ones counted) is compiled in place at
 # up to SMALL_SITES calls, each a copy of its own: a small rule with a decision called
-# from two places (Kuhn poker's `facing_a_bet`) then pushes no frame and, on a fast
-# Machine, makes no generator of its own (Kuhn poker 1.120x).
+# from two places then pushes no frame and, on a fast Machine, makes no generator of its
+# own (measured, and larger limits tried: benchmarks/README.md, "Stop 22").
 SMALL_RULE = 8
 SMALL_SITES = 2
 

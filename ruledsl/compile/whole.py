@@ -120,9 +120,9 @@ class _Whole(_Stretch):
     def pause(self, lines, pad):
         """Hands the Machine a decision or a pushed frame; the World is read again after.
         A rule that never pauses gets no generator: its stretch runs it as fast, and making
-        a generator per call costs more (Kuhn poker, its straight rules as generators too:
-        0.86x). Every rule that pauses gets one, also with no pause in a loop, since its
-        decisions are written out (The Boss 3p 1.078x, Bada Bing 3p 1.038x)."""
+        a generator per call costs more. Every rule that pauses gets one, also with no
+        pause in a loop, since its decisions are written out (benchmarks/README.md,
+        "Stop 22", has both measured)."""
         self.pauses += 1
         lines += [f"{pad}yield True", f"{pad}w = vm.w"]
 
@@ -142,20 +142,18 @@ class _Whole(_Stretch):
                  "if not _vs:", f"    {self.const(nothing_to_choose)}({self.const(c.name)}, {span})",
                  "_ls = _vs" if c.label is None else f"_ls, _vs = {self.const(c.label)}(w, _vs)"]
         bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else self.const(c.bind)
-        return [*lines, *self.chooser(s), *self.decided(c.name, "_ls", "_vs", s, "choose", bind)]
+        return [*lines, *self.decided(s, c.name, "_ls", "_vs", "choose", bind, s.secret)]
 
-    def chooser(self, s) -> list:
-        """`_val` = the seat that decides (R006 if none)."""
-        return [*self.evaluated(s.by), "if _val is None:", f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
-
-    def decided(self, name, labels, values, s, kind, bind) -> list:
-        """Machine.decide, written out: the end conditions first (if the game has any), then
-        the Decision of seat `_val` pending."""
+    def decided(self, s, name, labels, values, kind, bind, secret=False) -> list:
+        """The chooser (`_val`, R006 if none), then Machine.decide written out: the end
+        conditions first (if the game has any), then the Decision of seat `_val` pending."""
+        chooser = [*self.evaluated(s.by), "if _val is None:",
+                   f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
         made = (f"vm.pending = {self.const(Decision)}(_val, {self.const(name)}, {labels}, {values}, "
-                f"{self.const(s.span)}, {bool(getattr(s, 'secret', False))}, {kind!r}, {bind})")
+                f"{self.const(s.span)}, {bool(secret)}, {kind!r}, {bind})")
         if not self.e.m.ends:
-            return [made]
-        return ["if w.version == vm.ends_false_at or not vm.check_ends():", "    " + made]
+            return [*chooser, made]
+        return [*chooser, "if w.version == vm.ends_false_at or not vm.check_ends():", "    " + made]
 
     def w_Menu(self, lines, s, depth):
         """The options as the branches of an if, on the index `_got` binds."""
@@ -164,8 +162,8 @@ class _Whole(_Stretch):
         lines.append(f"{pad}_at = {self.at(s.span)}")
         if all(o.guard is None for o in s.options):  # all offered: labels and values shared
             labels = self.const([o.label for o in s.options])
-            made = self.decided(s.label or "choice", labels, self.const(options), s, "menu", self.const(_got))
-            lines.extend(pad + line for line in [*self.chooser(s), *made])
+            made = self.decided(s, s.label or "choice", labels, self.const(options), "menu", self.const(_got))
+            lines.extend(pad + line for line in made)
         else:
             lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, _got))}(vm, fr)")
         self.pause(lines, pad)
@@ -183,8 +181,8 @@ class _Whole(_Stretch):
             lines.append(f"{pad}if _val:")
             inner = pad + "    "
         labels, values = self.const([s.label, "pass"]), self.const([True, False])
-        made = self.decided(s.label, labels, values, s, "may", self.const(_got))
-        lines.extend(inner + line for line in [*self.chooser(s), *made])
+        made = self.decided(s, s.label, labels, values, "may", self.const(_got))
+        lines.extend(inner + line for line in made)
         self.pause(lines, inner)
         if s.guard is not None:
             lines += [f"{pad}else:", f"{pad}    fr.got = False"]

@@ -25,6 +25,7 @@ import itertools
 import msgspec
 
 from ..budget import charge
+from ..check.types import Binding
 from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
@@ -59,6 +60,7 @@ class Enter(ast.Stmt):
 
 class _Inlined:
     """A call being compiled in place: where its returns go, and what they leave."""
+    breaks = False  # in a generator (whole.py): whether its returns are `break`s out of a loop run once
 
     def __init__(self, result, loops_before: int):
         self.result = result  # the caller's local taking the value (None: none)
@@ -110,6 +112,36 @@ def renamed(node, names: set, suffix: str):
     return msgspec.structs.replace(node, **changes) if changes else node
 
 
+def fixed_argument(arg) -> bool:
+    """An argument that reads the same wherever the rule's body would read it, and can
+    neither fail nor charge work: a literal, a constant, or a local of the caller (which
+    the called rule's statements can't name, its own being renamed)."""
+    if isinstance(arg, ast.Name):
+        return arg.note.binding in (Binding.LOCAL, Binding.CONST)
+    if isinstance(arg, ast.Str):
+        return all(isinstance(part, str) for part in arg.parts)
+    return isinstance(arg, (ast.Int, ast.Bool, ast.NoneLit))
+
+
+def substituted(node, given: dict):
+    """`node` with each local named in `given` replaced by its expression there."""
+    if isinstance(node, tuple):
+        items = tuple(substituted(item, given) for item in node)
+        return node if all(a is b for a, b in zip(items, node)) else items
+    if not isinstance(node, ast.Node):
+        return node
+    if isinstance(node, ast.Name) and node.name in given and node.note.binding is not None \
+            and node.note.binding.local:
+        return given[node.name]
+    changes = {}
+    for f in ast.syntax_fields(type(node)):
+        old = getattr(node, f.name)
+        new = substituted(old, given)
+        if new is not old:
+            changes[f.name] = new
+    return msgspec.structs.replace(node, **changes) if changes else node
+
+
 def bound_names(rule) -> set:
     """The locals of a rule: its parameters and every name its statements and
     comprehensions bind."""
@@ -131,6 +163,8 @@ class InlineCompiler(OpEmitter):
         self.inlinable: set | None = None  # the rules that may be (inlinable), found on first use
         self.locals_of: dict = {}  # rule -> its locals (bound_names), found on first use
         self.framed: list = []  # the rules some op calls with a frame (StmtCompiler.emit_call)
+        self.small_leaves: dict = {}  # straight rule -> whether its calls are written in place (straight_in_place)
+        self.params_changed: dict = {}  # rule -> its parameters its body changes (changed_params)
 
     def rule_codes(self) -> dict:
         """rule -> its Code, for the rules that need one: those nobody calls (flow, set-up,
@@ -185,16 +219,55 @@ class InlineCompiler(OpEmitter):
         """The statements a call compiled in place runs: its parameters bound in order (and
         `result` set to none), the depth check, and the rule's body with its locals renamed
         for this call (whole.py compiles the same)."""
+        binds, body = self.renamed_call(s, call, fixed=True, result=result)
+        if result is not None:  # after the arguments, which may read the caller's old `result`
+            binds.append(Bind(span=s.span, name=result, value=ast.NoneLit(span=s.span)))
+        enter = Enter(span=s.span, rule=call.name, level=len(self.inlining) + 1)
+        return [*binds, enter, *body]
+
+    def renamed_call(self, s, call, fixed: bool = False, result=None) -> tuple:
+        """([its parameters bound to the arguments, in order], the rule's body) of a call of
+        rule `call.name` at statement `s`, the rule's locals renamed for this call. With
+        `fixed`, a parameter given a fixed argument (fixed_argument) is not bound: the body
+        reads the argument where it read the parameter (but the caller's local `result`,
+        which the call sets to none before the body runs)."""
         rule = self.m.rules[call.name]
         suffix = f"·{next(self.sites)}"
         names = self.locals_of.get(call.name)
         if names is None:
             names = self.locals_of[call.name] = bound_names(rule)
-        enter = Enter(span=s.span, rule=call.name, level=len(self.inlining) + 1)
-        binds = [Bind(span=s.span, name=p.name + suffix, value=arg) for p, arg in zip(rule.params, call.args)]
-        if result is not None:  # after the arguments, which may read the caller's old `result`
-            binds.append(Bind(span=s.span, name=result, value=ast.NoneLit(span=s.span)))
-        return [*binds, enter, *renamed(rule.body, names, suffix)]
+        binds, given = [], {}
+        for p, arg in zip(rule.params, call.args):
+            if fixed and fixed_argument(arg) and p.name not in self.changed_params(call.name) \
+                    and not (isinstance(arg, ast.Name) and arg.name == result):
+                given[p.name + suffix] = arg
+            else:
+                binds.append(Bind(span=s.span, name=p.name + suffix, value=arg))
+        body = renamed(rule.body, names, suffix)
+        return binds, (substituted(body, given) if given else body)
+
+    def changed_params(self, name) -> set:
+        """The parameters of rule `name` that its body assigns (`k = 3`) or binds again."""
+        changed = self.params_changed.get(name)
+        if changed is None:
+            rule = self.m.rules[name]
+            params = {p.name for p in rule.params}
+            changed = self.params_changed[name] = {
+                n.target.name for n in ast.walk(rule.body) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)
+            } & params | {getattr(n, BINDERS[type(n)]) for n in ast.walk(rule.body) if type(n) in BINDERS} & params
+        return changed
+
+    def straight_in_place(self, name) -> bool:
+        """Whether a call of straight rule `name` is written into its caller's stretch rather
+        than calling the rule's own (OpEmitter.straight_run): a small one (SMALL_RULE) that
+        calls no rule, at any number of calls, each a copy (so the copies add at most
+        SMALL_RULE statements per call written in the game)."""
+        small = self.small_leaves.get(name)
+        if small is None:
+            rule = self.m.rules[name]
+            small = self.small_leaves[name] = (
+                not self.callees[name] and len(list(statements(rule.body))) <= SMALL_RULE)
+        return small
 
     def s_Enter(self, code, s):
         span, level, site = self.m.rules[s.rule].span, s.level, s.span

@@ -202,11 +202,15 @@ class _Stretch(StatementTexts):
 
     def g_CallStmt(self, lines, s, depth):
         """A call of a straight rule: its own stretch, on the arguments' env (as text, with
-        the checked record behind it as an expression's: evaluated)."""
-        run = self.const(self.e.straight_run(self.code, s.call.name))
+        the checked record behind it as an expression's: evaluated); a small one that calls
+        no rule written here instead (InlineCompiler.straight_in_place)."""
         k = self.at(s.span)
         pad = "    " * depth
         lines.append(f"{pad}_at = {k}")
+        if self.as_text and self.e.fuse and self.e.straight_in_place(s.call.name):
+            self.in_place(lines, s, k, depth)
+            return
+        run = self.const(self.e.straight_run(self.code, s.call.name))
         if self.as_text:
             names, args = [p.name for p in self.e.m.rules[s.call.name].params], s.call.args
             body = self.written(lambda gen: f"_args = {record_text(gen, names, args)}")
@@ -216,6 +220,17 @@ class _Stretch(StatementTexts):
             lines.append(f"{pad}_args = {self.const(self.e.arguments(s.call, s.span))}(w, env)")
         self.tick(lines, k, depth)  # as every call: its arguments, then its unit of work (budget.py)
         lines.append(f"{pad}{run}(vm, _args)")
+
+    def in_place(self, lines, s, k, depth):
+        """A straight rule's body written at its call, as its own stretch runs it: the
+        arguments bound in order to its renamed parameters, the call's unit of work, then
+        its statements, the World marked after each that changes it."""
+        pad = "    " * depth
+        binds, body = self.e.renamed_call(s, s.call, fixed=True)
+        for b in binds:
+            self.effect(lines, b, pad)
+        self.tick(lines, k, depth)
+        lines.append(self.block(body, depth, True))
 
     def g_If(self, lines, s, depth):
         """Each condition is tested in turn (an `elif` is an `else:` holding an `if`)."""

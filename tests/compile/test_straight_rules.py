@@ -90,3 +90,71 @@ def test_calls_of_straight_rules_cost_work_so_a_fan_of_them_stops_at_the_step_bu
     with pytest.raises(GameRuntimeError) as info:
         run_text(tmp_path, fan_out(depth=11, calls=4))
     assert info.value.diagnostic.code == "R010"
+
+
+SMALL_LEAF = '''
+player { chips: int = 5 }
+shared { pot: int = 0  k: int = 0 }
+const ANTE = 2
+rule pay(p: player, n: int) { p.chips -= n  pot += n }
+rule bump(k: int) { k = k + 10  pot += k }
+rule flow() {
+  let who = seat(1)
+  pay(seat(0), ANTE)
+  pay(who, 1)
+  pay(who, ANTE)
+  bump(3)
+  choose x from 1..2 by seat(0)
+}
+'''
+
+
+def stretches_made(monkeypatch, tmp_path, text, fuse=True) -> list:
+    """The names of the generated functions made while compiling and starting `text`."""
+    from ruledsl.compile import deferred
+    made, original = [], deferred.function
+    monkeypatch.setattr(deferred, "function", lambda source, filename, *a: made.append(filename)
+                        or original(source, filename, *a))
+    Machine(compiled(tmp_path, text, fuse), 2, FixedChance())
+    return made
+
+
+def test_a_small_straight_rule_that_calls_none_is_written_at_each_call(tmp_path, monkeypatch):
+    """pay, called three times, has no stretch of its own: each call is its body written
+    in place; what the game holds is as with a frame per call (explain's mode). bump
+    assigns its parameter, which is then a local of its own (not the argument 3)."""
+    made = stretches_made(monkeypatch, tmp_path, SMALL_LEAF)
+    pay_line = SMALL_LEAF.count("\n", 0, SMALL_LEAF.index("rule pay")) + 2  # the game line comes first
+    assert not [f for f in made if f":{pay_line}:1>" in f]
+    held = []
+    for fuse in (True, False):
+        m = Machine(compiled(tmp_path, SMALL_LEAF, fuse), 2, FixedChance())
+        held.append((m.w.players, m.w.shared))
+    assert held[0] == held[1] == ([{"chips": 3}, {"chips": 2}], {"pot": 5 + 13, "k": 0})
+
+
+def test_a_straight_rule_calling_another_or_a_long_one_keeps_its_stretch(tmp_path, monkeypatch):
+    from ruledsl.compile.inline import SMALL_RULE
+    longer = SMALL_LEAF.replace("pot += n }", "pot += n\n" + "  pot += 0\n" * SMALL_RULE + "}")
+    pay_line = SMALL_LEAF.count("\n", 0, SMALL_LEAF.index("rule pay")) + 2
+    assert [f for f in stretches_made(monkeypatch, tmp_path, longer) if f":{pay_line}:1>" in f]
+    made = stretches_made(monkeypatch, tmp_path, PAY + "rule flow() { pay_twice(seat(0))  pay_twice(seat(1))"
+                                                      "  choose x from 1..2 by seat(1) }")
+    twice_line = PAY.count("\n", 0, PAY.index("rule pay_twice")) + 2
+    assert [f for f in made if f":{twice_line}:1>" in f]  # it calls pay: its own stretch
+
+
+def test_a_failing_argument_or_statement_written_in_place_names_the_same_span(tmp_path):
+    """An argument that may fail is bound as a call binds it; a failure in the body names
+    the rule's statement: both as with a frame per call."""
+    bad_arg = SMALL_LEAF.replace("pay(who, 1)", "pay(who, 1 / (pot - pot))")
+    big = "999999999999999999 * 9"
+    overflow = SMALL_LEAF.replace("pay(who, 1)", f"pay(who, {big})  pay(who, {big})")  # the second: chips
+    too_big = SMALL_LEAF.replace("pay(who, 1)", f"pay(who, {big} * 2)")  # the argument itself
+    for text, code in [(bad_arg, "R003"), (overflow, "R012"), (too_big, "R012")]:
+        spans = []
+        for fuse in (True, False):
+            with pytest.raises(GameRuntimeError) as info:
+                Machine(compiled(tmp_path, text, fuse), 2, FixedChance())
+            spans.append((info.value.diagnostic.code, info.value.diagnostic.span))
+        assert spans[0] == spans[1] and spans[0][0] == code

@@ -212,16 +212,23 @@ class _Whole(_Stretch):
 
     def inline(self, lines, s, call, result, depth):
         """As InlineCompiler.inline: the rule's body here, its locals renamed, its
-        parameters bound in order; a `return` raises _Returned, caught after the body."""
+        parameters bound in order. A `return` is a `break` out of a loop around the body
+        that runs once; one inside a loop of the body raises _Returned, caught after it."""
         e = self.e
         body = e.inlined_body(s, call, result)
-        e.inlining.append(_Inlined(result, len(e.loop_exits)))
+        here = _Inlined(result, len(e.loop_exits))
+        e.inlining.append(here)
         try:
-            if not any(isinstance(t, ast.Return) for t in statements(e.m.rules[call.name].body)):
+            rule_body = e.m.rules[call.name].body
+            if not any(isinstance(t, ast.Return) for t in statements(rule_body)):
                 lines.append(self.block(body, depth))
                 return
             pad = "    " * depth
-            lines += [f"{pad}try:", self.block(body, depth + 1), f"{pad}except _Returned:", f"{pad}    pass"]
+            here.breaks = not returns_in_loops(rule_body)
+            if here.breaks:
+                lines += [f"{pad}while True:", self.block(body, depth + 1), f"{pad}    break"]
+            else:
+                lines += [f"{pad}try:", self.block(body, depth + 1), f"{pad}except _Returned:", f"{pad}    pass"]
         finally:
             e.inlining.pop()
 
@@ -235,7 +242,7 @@ class _Whole(_Stretch):
             elif s.value is not None and here.result is not None:
                 value = self.const(e.x(s.value))
                 lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}env[{here.result!r}] = {value}(w, env)"]
-            lines.append(f"{pad}raise _Returned")
+            lines.append(f"{pad}break" if here.breaks else f"{pad}raise _Returned")
             return
         if s.value is not None and e.m.calls_rule(s.value):
             self.call(lines, s, s.value, RETURNED, depth)
@@ -267,6 +274,15 @@ class _Whole(_Stretch):
         lines += [f"{pad}while True:", f"{pad}    _at = {k}"]
         self.tick(lines, k, depth + 1)
         lines.append(self.block(s.body, depth + 1))
+
+
+LOOPS = (ast.For, ast.While, ast.Repeat, ast.Loop, ast.Window)  # statements a generator may write as Python loops
+
+
+def returns_in_loops(body) -> bool:
+    """Whether a `return` of this body is inside one of its loops (where `break` would
+    leave the loop, not the rule)."""
+    return any(isinstance(t, ast.Return) for s in statements(body) if isinstance(s, LOOPS) for t in statements(s.body))
 
 
 def _got(vm, fr, value):

@@ -133,6 +133,41 @@ rule pick(x: int, stop: int) -> int {
     assert said == ["got 10, x is still 7"] and m.w.shared["total"] == 12 and m.result is not None
 
 
+def test_a_return_outside_the_rules_loops_leaves_by_a_break(tmp_path, monkeypatch):
+    """A rule compiled in place whose returns are in no loop of its own: its body runs in a
+    loop that runs once, and a return is a `break` out of it (no exception raised), also
+    from inside a menu and from inside the caller's loop; a return inside the rule's own
+    loop (the test above) still raises one."""
+    from ruledsl import cache
+    text = """shared { total: int = 0 }
+rule flow() {
+  repeat 2 {
+    let got = grade(seat(0))
+    total += got
+    say "got {got}"
+  }
+}
+rule grade(p: player) -> int {
+  choose x from 1..3 by p
+  if x == 1 { return 10 }
+  choose by p as "menu" {
+    option "more" { return 20 + x }
+    option "less" { }
+  }
+  return x
+}
+"""
+    made = []
+    original = cache.compiled
+    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    m, said, asked = both(tmp_path, text, ["1", "3", "more"])
+    assert said == ["got 10", "got 23"] and m.w.shared["total"] == 33 and m.result is not None
+    generators = [src for src in made if src.startswith("def _whole")]
+    assert generators and all("_Returned" not in src for src in generators)
+    m, said, _ = both(tmp_path, text, ["2", "less", "3", "less"])
+    assert said == ["got 2", "got 3"]
+
+
 def test_returns_from_rules_with_frames_of_their_own(tmp_path):
     """A rule called from two places has a frame; it gives its value to the caller."""
     text = """shared { total: int = 0 }

@@ -16,6 +16,8 @@ class Builtin(msgspec.Struct, frozen=True):
     run: object
     optional: int = 0  # how many trailing args may be left out
     doc: str = ""
+    text: object = None  # function(arg types) -> a Python expression over `w` and the args' texts
+    #                      ({0}, {1}: each used once) that gives what `run` gives, or None: call `run`
 
     def check(self, checker, call, scope):
         n = len(call.args)
@@ -106,17 +108,30 @@ def _seat(w, n):
     return n % len(w.alive)
 
 
+def _size_text(types):
+    kind = types[0].kind
+    return "len(w.zones[{0}])" if kind == "zone" else "len({0})" if kind == "coll" else None
+
+
+def _always(text: str):
+    return lambda types: text
+
+
 BUILTINS = {
-    "size": Builtin(("countable",), INT, _size, doc="number of items in a collection or cards in a zone"),
+    "size": Builtin(("countable",), INT, _size, doc="number of items in a collection or cards in a zone",
+                    text=_size_text),
     "top": Builtin(("zone",), _card_result, _top, doc="the top card of a zone, or none"),
     "bottom": Builtin(("zone",), _card_result, _bottom, doc="the bottom card of a zone, or none"),
     "next": Builtin(("space", "dir"), _space_result, _next, optional=1, doc="the next space along a track"),
     "prev": Builtin(("space",), _space_result, _prev, doc="the previous space along a track"),
     "neighbors": Builtin(("space",), _space_coll, _neighbors, doc="the spaces linked to a space (`link` rows)"),
-    "abs": Builtin(("int",), INT, lambda w, x: abs(x), doc="absolute value"),
-    "min": Builtin(("int", "int"), INT, lambda w, a, b: min(a, b), doc="the smaller of two ints"),
-    "max": Builtin(("int", "int"), INT, lambda w, a, b: max(a, b), doc="the larger of two ints"),
+    "abs": Builtin(("int",), INT, lambda w, x: abs(x), doc="absolute value", text=_always("abs({0})")),
+    "min": Builtin(("int", "int"), INT, lambda w, a, b: min(a, b), doc="the smaller of two ints",
+                   text=_always("min({0}, {1})")),
+    "max": Builtin(("int", "int"), INT, lambda w, a, b: max(a, b), doc="the larger of two ints",
+                   text=_always("max({0}, {1})")),
     "next_player": Builtin(("player",), PLAYER, _next_player, doc="the next player still in, clockwise"),
     "opponents": Builtin(("player",), coll(PLAYER), _opponents, doc="every other player still in"),
-    "seat": Builtin(("int",), PLAYER, _seat, doc="the player at a seat number (0 = first)"),
+    "seat": Builtin(("int",), PLAYER, _seat, doc="the player at a seat number (0 = first)",
+                    text=_always("({0} % w.n)")),
 }

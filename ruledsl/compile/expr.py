@@ -318,7 +318,11 @@ class _Gen(CollectionGen, TableReads):
         args = [self.expr(a) for a in e.args]
         if e.name in self.m.defs:  # a cell: defs may call each other, so they are filled in later
             return f"{self.const(self.p.def_bodies[e.name])}[0]({', '.join(['w', *args])})"
-        return f"{self.const(BUILTINS[e.name].run)}(w, {', '.join(args)})"
+        builtin = BUILTINS[e.name]
+        text = builtin.text([a.note.type for a in e.args]) if builtin.text is not None else None
+        if text is not None and len(args) == len(builtin.args):  # none left out
+            return f"({text.format(*args)})"
+        return f"{self.const(builtin.run)}(w, {', '.join(args)})"
 
     # ------------------------------------------------------------ operators
     def c_Binary(self, e):

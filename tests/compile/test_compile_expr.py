@@ -493,3 +493,25 @@ rule flow() {
     for checked_mode in (False, True):  # a key of none names no zone: fast code fails as checked code does
         with pytest.raises(KeyError):
             ex(body, checked=checked_mode)(m.w, {"p": None, "x": 0})
+
+
+@pytest.mark.parametrize("expr, name, args", [
+    ("size(hand[seat(1)])", "size", [("hand", 1)]), ("size([4, 5, 6])", "size", [[4, 5, 6]]),
+    ("seat(5)", "seat", [5]), ("min(3, 0 - 2)", "min", [3, -2]), ("max(3, 0 - 2)", "max", [3, -2]),
+    ("abs(0 - 7)", "abs", [-7])])
+def test_builtins_written_as_text_give_what_their_functions_give(tmp_path, monkeypatch, expr, name, args):
+    """size, seat, min, max and abs are written into the expression's text (Builtin.text):
+    their functions are not called, and the value is theirs."""
+    import msgspec
+
+    from ruledsl.check import builtins
+    real = builtins.BUILTINS[name]
+
+    def not_called(*_):
+        raise AssertionError(f"{name} was called")
+    monkeypatch.setitem(builtins.BUILTINS, name, msgspec.structs.replace(real, run=not_called))
+    text = ("cards card(v: int) { card 1\n  card 2\n  card 3 }\nzone deck: card hidden\n"
+            "zone hand per player: card owner\nshared { n: int = 0  who: player? = none }\n"
+            f"rule flow() {{ draw 2 from deck to hand[seat(1)]\n  {'who' if name == 'seat' else 'n'} = {expr} }}\n")
+    m = run_text(tmp_path, text, players=3)
+    assert m.w.shared["who" if name == "seat" else "n"] == real.run(m.w, *args)

@@ -8,9 +8,11 @@ out of work at the same place whichever way its rule runs.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 
 from ..budget import charge
-from ..check.types import PLAYER
+from ..check.types import PLAYER, Binding
+from ..syntax import ast
 from .inplace import looks_at_ends, over_players
 from .ops import OpEmitter
 from .watch import watched, write_key
@@ -64,6 +66,12 @@ class FlowCompiler(OpEmitter):
         key = self.x(s.order) if s.order is not None else None
         start = self.x(s.start) if s.start is not None else None
         var, desc = s.var, s.descending
+        if key is None and isinstance(s.source, ast.Name) and s.source.note.binding in (Binding.PLAYERS, Binding.SEATS):
+            def turned(w, env):  # seats in seat order (distinct, rising): turned to start at the first clockwise
+                xs = src(w, env)
+                i = bisect_left(xs, start(w, env) % w.n)
+                return xs[i:] + xs[:i]
+            return turned
 
         def items(w, env):
             xs = src(w, env)  # each sort below makes a list of its own

@@ -163,7 +163,7 @@ class InlineCompiler(OpEmitter):
         self.inlinable: set | None = None  # the rules that may be (inlinable), found on first use
         self.locals_of: dict = {}  # rule -> its locals (bound_names), found on first use
         self.framed: list = []  # the rules some op calls with a frame (StmtCompiler.emit_call)
-        self.small_leaves: dict = {}  # straight rule -> whether its calls are written in place (straight_in_place)
+        self.sizes: dict = {}  # straight rule -> its statements, its calls written out (written_size)
         self.params_changed: dict = {}  # rule -> its parameters its body changes (changed_params)
 
     def rule_codes(self) -> dict:
@@ -259,15 +259,22 @@ class InlineCompiler(OpEmitter):
 
     def straight_in_place(self, name) -> bool:
         """Whether a call of straight rule `name` is written into its caller's stretch rather
-        than calling the rule's own (OpEmitter.straight_run): a small one (SMALL_RULE) that
-        calls no rule, at any number of calls, each a copy (so the copies add at most
+        than calling the rule's own (OpEmitter.straight_run): a small one, whose statements
+        with those of the straight rules it calls written in place too number at most
+        SMALL_RULE, at any number of calls, each a copy (so the copies add at most
         SMALL_RULE statements per call written in the game)."""
-        small = self.small_leaves.get(name)
-        if small is None:
-            rule = self.m.rules[name]
-            small = self.small_leaves[name] = (
-                not self.callees[name] and len(list(statements(rule.body))) <= SMALL_RULE)
-        return small
+        return self.written_size(name) <= SMALL_RULE
+
+    def written_size(self, name) -> int:
+        """The statements of straight rule `name` with each call of another written out
+        (each rule's count found once; straight rules never reach themselves, and call each
+        other at most INLINE_DEPTH deep)."""
+        size = self.sizes.get(name)
+        if size is None:
+            body = list(statements(self.m.rules[name].body))
+            size = self.sizes[name] = len(body) + sum(
+                self.written_size(s.call.name) for s in body if isinstance(s, ast.CallStmt))
+        return size
 
     def s_Enter(self, code, s):
         span, level, site = self.m.rules[s.rule].span, s.level, s.span

@@ -119,7 +119,7 @@ def stretches_made(monkeypatch, tmp_path, text, fuse=True) -> list:
     return made
 
 
-def test_a_small_straight_rule_that_calls_none_is_written_at_each_call(tmp_path, monkeypatch):
+def test_a_small_straight_rule_is_written_at_each_call(tmp_path, monkeypatch):
     """pay, called three times, has no stretch of its own: each call is its body written
     in place; what the game holds is as with a frame per call (explain's mode). bump
     assigns its parameter, which is then a local of its own (not the argument 3)."""
@@ -133,15 +133,17 @@ def test_a_small_straight_rule_that_calls_none_is_written_at_each_call(tmp_path,
     assert held[0] == held[1] == ([{"chips": 3}, {"chips": 2}], {"pot": 5 + 13, "k": 0})
 
 
-def test_a_straight_rule_calling_another_or_a_long_one_keeps_its_stretch(tmp_path, monkeypatch):
+def test_a_straight_rule_too_long_written_out_keeps_its_stretch(tmp_path, monkeypatch):
     from ruledsl.compile.inline import SMALL_RULE
     longer = SMALL_LEAF.replace("pot += n }", "pot += n\n" + "  pot += 0\n" * SMALL_RULE + "}")
     pay_line = SMALL_LEAF.count("\n", 0, SMALL_LEAF.index("rule pay")) + 2
     assert [f for f in stretches_made(monkeypatch, tmp_path, longer) if f":{pay_line}:1>" in f]
-    made = stretches_made(monkeypatch, tmp_path, PAY + "rule flow() { pay_twice(seat(0))  pay_twice(seat(1))"
-                                                      "  choose x from 1..2 by seat(1) }")
-    twice_line = PAY.count("\n", 0, PAY.index("rule pay_twice")) + 2
-    assert [f for f in made if f":{twice_line}:1>" in f]  # it calls pay: its own stretch
+    text = PAY + ("rule four(p: player) { pay_twice(p)  pay_twice(p) }\n"
+                  "rule flow() { four(seat(0))  four(seat(1))  pay_twice(seat(0))  choose x from 1..2 by seat(1) }")
+    made = stretches_made(monkeypatch, tmp_path, text)
+    line_of = {name: text.count("\n", 0, text.index(f"rule {name}(")) + 2 for name in ("pay", "pay_twice", "four")}
+    # pay_twice, 2 statements and 2 calls of pay's 2, is written out (6); four, 2 + 2 * 6, keeps its stretch
+    assert [name for name, line in line_of.items() if [f for f in made if f":{line}:1>" in f]] == ["four"]
 
 
 def test_a_failing_argument_or_statement_written_in_place_names_the_same_span(tmp_path):

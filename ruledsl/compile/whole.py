@@ -265,6 +265,18 @@ class _Whole(_Stretch):
                   f"{inner}if {step}(vm, fr) is not None:"]
         self.pause(lines, inner + "    ")
 
+    def g_EndGame(self, lines, s, depth):
+        """`end`: the game finished as the statement's effect finishes it, then the
+        generator returns (a stretch's end raises GameOver, which its op or a generator
+        catches after the calls it went through)."""
+        pad = "    " * depth
+        lines.append(f"{pad}_at = {self.at(s.span)}")
+        winner = "None"
+        if s.winner is not None:
+            lines.extend(pad + line for line in self.evaluated(s.winner))
+            winner = "_val"
+        lines += [f"{pad}vm.finish({self.const(s.reason)}, winner={winner}, draw={bool(s.draw)})", f"{pad}return"]
+
     def w_Break(self, lines, s, depth):
         lines.append(f"{'    ' * depth}break")
 

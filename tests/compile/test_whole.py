@@ -210,6 +210,45 @@ rule flow() {
     assert m.w.shared["log"] == 202 and m.result.reason == "stopped"
 
 
+ENDS = """shared { z: int = 0 }
+rule flow() {
+  loop {
+    choose k from 1..4 by seat(0)
+    settle(k)
+  }
+}
+rule settle(k: int) {
+  if k == 1 { end "one" winner seat(1) }
+  if k == 2 { end "two" draw }
+  if k == 3 { end "three" winner seat(k / z) }
+}
+"""
+
+
+@pytest.mark.parametrize("label, reason, winners", [("1", "one", [1]), ("2", "two", [])])
+def test_an_end_in_a_generator_finishes_there(tmp_path, monkeypatch, label, reason, winners):
+    """An `end` written in a generator (also from a straight rule written in place) finishes
+    the game and returns, as the op's GameOver did: the same result both ways."""
+    from ruledsl import cache
+    made = []
+    original = cache.compiled
+    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    m, _, _ = both(tmp_path, ENDS, [label])
+    assert (m.result.reason, m.result.winners, m.result.draw) == (reason, winners, label == "2")
+    assert any("vm.finish(" in src for src in made if src.startswith("def _whole"))
+
+
+def test_an_end_whose_winner_fails_names_its_expression(tmp_path):
+    errors = []
+    for fast in (False, True):
+        m = Machine(text_program(tmp_path, ENDS), 2, FixedChance(), fast=fast)
+        with pytest.raises(GameRuntimeError) as err:
+            m.choose("3")
+        d = err.value.diagnostic
+        errors.append((d.code, d.span.line, d.span.col))
+    assert errors[0] == errors[1] == ("R003", 12, 39)  # `k / z`
+
+
 def test_a_failure_names_the_same_statement_and_code(tmp_path):
     text = """shared { z: int = 0 }
 rule flow() {

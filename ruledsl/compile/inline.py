@@ -86,30 +86,43 @@ def inlinable(model, callees) -> set:
             or (sites[name] <= SMALL_SITES and len(list(statements(model.rules[name].body))) <= SMALL_RULE)}
 
 
-def renamed(node, names: set, suffix: str):
-    """`node` with each local in `names` renamed (binders and uses alike); each node keeps
-    its Note (types and bindings, as the checker found them), and a part with nothing to
-    rename is kept as it is."""
+def rewritten(node, rewrite):
+    """`node` with each Node under it (itself included) made again by `rewrite(n, changes)`,
+    where `changes` has the parts of n that changed, made again first ({field: new part});
+    a part with nothing changed is kept as it is, and each node keeps its Note (types and
+    bindings, as the checker found them)."""
     if isinstance(node, tuple):
-        items = tuple(renamed(item, names, suffix) for item in node)
-        return node if all(a is b for a, b in zip(items, node)) else items
+        items = tuple(rewritten(item, rewrite) for item in node)
+        return node if all(x is y for x, y in zip(items, node)) else items
     if not isinstance(node, ast.Node):
         return node
     changes = {}
     for f in ast.syntax_fields(type(node)):
         old = getattr(node, f.name)
-        new = renamed(old, names, suffix)
+        new = rewritten(old, rewrite)
         if new is not old:
             changes[f.name] = new
-    binder = BINDERS.get(type(node))
-    if binder is not None and getattr(node, binder) in names:
-        if isinstance(node, ast.Choose) and node.label is None:
-            changes["label"] = node.var
-        changes[binder] = getattr(node, binder) + suffix
-    if isinstance(node, ast.Name) and node.name in names and node.note.binding is not None \
-            and node.note.binding.local:
-        changes["name"] = node.name + suffix
-    return msgspec.structs.replace(node, **changes) if changes else node
+    return rewrite(node, changes)
+
+
+def _local(node, names) -> bool:
+    """Whether `node` is a name of a local among `names`."""
+    return isinstance(node, ast.Name) and node.name in names and node.note.binding is not None \
+        and node.note.binding.local
+
+
+def renamed(node, names: set, suffix: str):
+    """`node` with each local in `names` renamed (binders and uses alike)."""
+    def rename(n, changes):
+        binder = BINDERS.get(type(n))
+        if binder is not None and getattr(n, binder) in names:
+            if isinstance(n, ast.Choose) and n.label is None:
+                changes["label"] = n.var
+            changes[binder] = getattr(n, binder) + suffix
+        if _local(n, names):
+            changes["name"] = n.name + suffix
+        return msgspec.structs.replace(n, **changes) if changes else n
+    return rewritten(node, rename)
 
 
 def fixed_argument(arg) -> bool:
@@ -125,21 +138,8 @@ def fixed_argument(arg) -> bool:
 
 def substituted(node, given: dict):
     """`node` with each local named in `given` replaced by its expression there."""
-    if isinstance(node, tuple):
-        items = tuple(substituted(item, given) for item in node)
-        return node if all(a is b for a, b in zip(items, node)) else items
-    if not isinstance(node, ast.Node):
-        return node
-    if isinstance(node, ast.Name) and node.name in given and node.note.binding is not None \
-            and node.note.binding.local:
-        return given[node.name]
-    changes = {}
-    for f in ast.syntax_fields(type(node)):
-        old = getattr(node, f.name)
-        new = substituted(old, given)
-        if new is not old:
-            changes[f.name] = new
-    return msgspec.structs.replace(node, **changes) if changes else node
+    return rewritten(node, lambda n, changes: given[n.name] if _local(n, given)
+                     else msgspec.structs.replace(n, **changes) if changes else n)
 
 
 def bound_names(rule) -> set:

@@ -32,6 +32,11 @@ def _land(vm, fr, slot, getter, on_land, inlined):
     return None
 
 
+def clockwise(seats, first, n: int) -> list:
+    """`seats` in turn clockwise from seat `first` (ties in the order given)."""
+    return sorted(seats, key=lambda q: (q - first) % n)
+
+
 class FlowCompiler(OpEmitter):
     """Control flow as jumps between ops: if, loops, break, walks on a board. An if or
     loop whose bodies are all simple (OpEmitter.is_simple) is no op of its own: it runs
@@ -67,17 +72,18 @@ class FlowCompiler(OpEmitter):
         start = self.x(s.start) if s.start is not None else None
         var, desc = s.var, s.descending
         if key is None and isinstance(s.source, ast.Name) and s.source.note.binding in (Binding.PLAYERS, Binding.SEATS):
-            def turned(w, env):  # seats in seat order (distinct, rising): turned to start at the first clockwise
-                xs = src(w, env)
-                i = bisect_left(xs, start(w, env) % w.n)
+            def turned(w, env):  # seats in seat order (distinct, rising): turned at the first clockwise
+                xs, first = src(w, env), start(w, env)
+                if first.__class__ is not int:
+                    return clockwise(xs, first, w.n)  # none: fails as the sort does
+                i = bisect_left(xs, first % w.n)
                 return xs[i:] + xs[:i]
             return turned
 
         def items(w, env):
             xs = src(w, env)  # each sort below makes a list of its own
             if start is not None:
-                first = start(w, env)
-                xs = sorted(xs, key=lambda q: (q - first) % w.n)
+                xs = clockwise(xs, start(w, env), w.n)
             if key is not None:
                 e = dict(env)
 

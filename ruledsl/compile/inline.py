@@ -251,10 +251,10 @@ class InlineCompiler(OpEmitter):
         changed = self.params_changed.get(name)
         if changed is None:
             rule = self.m.rules[name]
-            params = {p.name for p in rule.params}
-            changed = self.params_changed[name] = {
-                n.target.name for n in ast.walk(rule.body) if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)
-            } & params | {getattr(n, BINDERS[type(n)]) for n in ast.walk(rule.body) if type(n) in BINDERS} & params
+            assigned = {n.target.name for n in ast.walk(rule.body)
+                        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
+            bound = {getattr(n, BINDERS[type(n)]) for n in ast.walk(rule.body) if type(n) in BINDERS}
+            changed = self.params_changed[name] = (assigned | bound) & {p.name for p in rule.params}
         return changed
 
     def straight_in_place(self, name) -> bool:

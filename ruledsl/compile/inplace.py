@@ -202,8 +202,8 @@ class _Stretch(StatementTexts):
 
     def g_CallStmt(self, lines, s, depth):
         """A call of a straight rule: its own stretch, on the arguments' env (as text, with
-        the checked record behind it as an expression's: evaluated); a small one that calls
-        no rule written here instead (InlineCompiler.straight_in_place)."""
+        the checked record behind it as an expression's: evaluated); a small one written
+        here instead (InlineCompiler.straight_in_place)."""
         k = self.at(s.span)
         pad = "    " * depth
         lines.append(f"{pad}_at = {k}")

@@ -86,18 +86,24 @@ def inlinable(model, callees) -> set:
             or (sites[name] <= SMALL_SITES and len(list(statements(model.rules[name].body))) <= SMALL_RULE)}
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def rewritten(node, rewrite):
     """`node` with each Node under it (itself included) made again by `rewrite(n, changes)`,
     where `changes` has the parts of n that changed, made again first ({field: new part});
     a part with nothing changed is kept as it is, and each node keeps its Note (types and
     bindings, as the checker found them)."""
-    if isinstance(node, tuple):
-        items = tuple(rewritten(item, rewrite) for item in node)
+    cls = node.__class__
+    if cls in _PLAIN:  # most parts are names, numbers and absent parts
+        return node
+    if cls is tuple:
+        items = tuple([rewritten(item, rewrite) for item in node])
         return node if all(x is y for x, y in zip(items, node)) else items
     if not isinstance(node, ast.Node):
         return node
     changes = {}
-    for f in ast.syntax_fields(type(node)):
+    for f in ast.syntax_fields(cls):
         old = getattr(node, f.name)
         new = rewritten(old, rewrite)
         if new is not old:
@@ -111,8 +117,9 @@ def _local(node, names) -> bool:
         and node.note.binding.local
 
 
-def renamed(node, names: set, suffix: str):
-    """`node` with each local in `names` renamed (binders and uses alike)."""
+def renamed(node, names: set, suffix: str, given=None):
+    """`node` with each local in `names` renamed (binders and uses alike); a use of one
+    whose new name is in `given` is replaced by its expression there."""
     def rename(n, changes):
         binder = BINDERS.get(type(n))
         if binder is not None and getattr(n, binder) in names:
@@ -120,6 +127,8 @@ def renamed(node, names: set, suffix: str):
                 changes["label"] = n.var
             changes[binder] = getattr(n, binder) + suffix
         if _local(n, names):
+            if given and n.name + suffix in given:
+                return given[n.name + suffix]
             changes["name"] = n.name + suffix
         return msgspec.structs.replace(n, **changes) if changes else n
     return rewritten(node, rename)
@@ -134,12 +143,6 @@ def fixed_argument(arg) -> bool:
     if isinstance(arg, ast.Str):
         return all(isinstance(part, str) for part in arg.parts)
     return isinstance(arg, (ast.Int, ast.Bool, ast.NoneLit))
-
-
-def substituted(node, given: dict):
-    """`node` with each local named in `given` replaced by its expression there."""
-    return rewritten(node, lambda n, changes: given[n.name] if _local(n, given)
-                     else msgspec.structs.replace(n, **changes) if changes else n)
 
 
 def bound_names(rule) -> set:
@@ -243,18 +246,20 @@ class InlineCompiler(OpEmitter):
                 given[p.name + suffix] = arg
             else:
                 binds.append(Bind(span=s.span, name=p.name + suffix, value=arg))
-        body = renamed(rule.body, names, suffix)
-        return binds, (substituted(body, given) if given else body)
+        return binds, renamed(rule.body, names, suffix, given)
 
     def changed_params(self, name) -> set:
         """The parameters of rule `name` that its body assigns (`k = 3`) or binds again."""
         changed = self.params_changed.get(name)
         if changed is None:
             rule = self.m.rules[name]
-            assigned = {n.target.name for n in ast.walk(rule.body)
-                        if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name)}
-            bound = {getattr(n, BINDERS[type(n)]) for n in ast.walk(rule.body) if type(n) in BINDERS}
-            changed = self.params_changed[name] = (assigned | bound) & {p.name for p in rule.params}
+            changed = set()
+            for n in ast.walk(rule.body):
+                if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+                    changed.add(n.target.name)
+                elif type(n) in BINDERS:
+                    changed.add(getattr(n, BINDERS[type(n)]))
+            changed = self.params_changed[name] = changed & {p.name for p in rule.params}
         return changed
 
     def straight_in_place(self, name) -> bool:

@@ -121,6 +121,8 @@ class _Stretch(StatementTexts):
     right after each statement that changes it; one made without (an op's top level with
     no turn boundary) leaves that to the op, and `changes` says whether one did."""
 
+    calls_in_place = False  # whether small straight rules are written at their calls (_Whole's are)
+
     def __init__(self, emitter, code, as_text: bool = True):
         self.e, self.code = emitter, code
         self.as_text = as_text  # lets, assignments and conditions as text (else calls of their functions)
@@ -207,7 +209,7 @@ class _Stretch(StatementTexts):
         k = self.at(s.span)
         pad = "    " * depth
         lines.append(f"{pad}_at = {k}")
-        if self.as_text and self.e.fuse and self.e.straight_in_place(s.call.name):
+        if self.calls_in_place and self.as_text and self.e.fuse and self.e.straight_in_place(s.call.name):
             self.in_place(lines, s, k, depth)
             return
         run = self.const(self.e.straight_run(self.code, s.call.name))

@@ -99,6 +99,8 @@ class _Whole(_Stretch):
     does, and here the others: decisions, calls with frames or in place, returns, breaks
     and endless loops."""
 
+    calls_in_place = True
+
     def block(self, stmts, depth, mark=True) -> str:
         lines: list = []
         for s in stmts:

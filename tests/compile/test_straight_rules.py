@@ -109,46 +109,41 @@ rule flow() {
 '''
 
 
-def stretches_made(monkeypatch, tmp_path, text, fuse=True) -> list:
-    """The names of the generated functions made while compiling and starting `text`."""
-    from ruledsl.compile import deferred
-    made, original = [], deferred.function
-    monkeypatch.setattr(deferred, "function", lambda source, filename, *a: made.append(filename)
-                        or original(source, filename, *a))
-    Machine(compiled(tmp_path, text, fuse), 2, FixedChance())
-    return made
+def generator_text(monkeypatch, tmp_path, text) -> str:
+    """The text of the generators made when a fast Machine starts `text` (flow's)."""
+    from ruledsl import cache
+    made, original = [], cache.compiled
+    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    Machine(compiled(tmp_path, text), 2, FixedChance(), fast=True)
+    return "\n".join(source for source in made if source.startswith("def _whole"))
 
 
-def test_a_small_straight_rule_is_written_at_each_call(tmp_path, monkeypatch):
-    """pay, called three times, has no stretch of its own: each call is its body written
-    in place; what the game holds is as with a frame per call (explain's mode). bump
-    assigns its parameter, which is then a local of its own (not the argument 3)."""
-    made = stretches_made(monkeypatch, tmp_path, SMALL_LEAF)
-    pay_line = SMALL_LEAF.count("\n", 0, SMALL_LEAF.index("rule pay")) + 2  # the game line comes first
-    assert not [f for f in made if f":{pay_line}:1>" in f]
-    held = []
-    for fuse in (True, False):
-        m = Machine(compiled(tmp_path, SMALL_LEAF, fuse), 2, FixedChance())
-        held.append((m.w.players, m.w.shared))
-    assert held[0] == held[1] == ([{"chips": 3}, {"chips": 2}], {"pot": 5 + 13, "k": 0})
+def test_a_small_straight_rule_is_written_at_each_call_in_a_generator(tmp_path, monkeypatch):
+    """pay, called three times, and bump are written into flow's generator (no argument
+    dict, no call of their stretches); what the game holds is as with a frame per call
+    (explain's mode). bump assigns its parameter, which is then a local of its own (not
+    the argument 3)."""
+    source = generator_text(monkeypatch, tmp_path, SMALL_LEAF)
+    assert "def _whole" in source and "_args" not in source
+    fast = Machine(compiled(tmp_path, SMALL_LEAF), 2, FixedChance(), fast=True)
+    framed = Machine(compiled(tmp_path, SMALL_LEAF, fuse=False), 2, FixedChance())
+    assert (fast.w.players, fast.w.shared) == (framed.w.players, framed.w.shared) \
+        == ([{"chips": 3}, {"chips": 2}], {"pot": 5 + 13, "k": 0})
 
 
 def test_a_straight_rule_too_long_written_out_keeps_its_stretch(tmp_path, monkeypatch):
     from ruledsl.compile.inline import SMALL_RULE
     longer = SMALL_LEAF.replace("pot += n }", "pot += n\n" + "  pot += 0\n" * SMALL_RULE + "}")
-    pay_line = SMALL_LEAF.count("\n", 0, SMALL_LEAF.index("rule pay")) + 2
-    assert [f for f in stretches_made(monkeypatch, tmp_path, longer) if f":{pay_line}:1>" in f]
+    assert generator_text(monkeypatch, tmp_path, longer).count("(vm, _args)") == 3  # pay's three calls
     text = PAY + ("rule four(p: player) { pay_twice(p)  pay_twice(p) }\n"
                   "rule flow() { four(seat(0))  four(seat(1))  pay_twice(seat(0))  choose x from 1..2 by seat(1) }")
-    made = stretches_made(monkeypatch, tmp_path, text)
-    line_of = {name: text.count("\n", 0, text.index(f"rule {name}(")) + 2 for name in ("pay", "pay_twice", "four")}
-    # pay_twice, 2 statements and 2 calls of pay's 2, is written out (6); four, 2 + 2 * 6, keeps its stretch
-    assert [name for name, line in line_of.items() if [f for f in made if f":{line}:1>" in f]] == ["four"]
+    # pay_twice, 2 statements and 2 calls of pay's 2, is written out (6); four, 2 + 2 * 6, is called
+    assert generator_text(monkeypatch, tmp_path, text).count("(vm, _args)") == 2
 
 
 def test_a_failing_argument_or_statement_written_in_place_names_the_same_span(tmp_path):
     """An argument that may fail is bound as a call binds it; a failure in the body names
-    the rule's statement: both as with a frame per call."""
+    the rule's statement: both in a generator as with a frame per call."""
     bad_arg = SMALL_LEAF.replace("pay(who, 1)", "pay(who, 1 / (pot - pot))")
     big = "999999999999999999 * 9"
     overflow = SMALL_LEAF.replace("pay(who, 1)", f"pay(who, {big})  pay(who, {big})")  # the second: chips
@@ -157,6 +152,6 @@ def test_a_failing_argument_or_statement_written_in_place_names_the_same_span(tm
         spans = []
         for fuse in (True, False):
             with pytest.raises(GameRuntimeError) as info:
-                Machine(compiled(tmp_path, text, fuse), 2, FixedChance())
+                Machine(compiled(tmp_path, text, fuse), 2, FixedChance(), fast=fuse)  # in place, framed
             spans.append((info.value.diagnostic.code, info.value.diagnostic.span))
         assert spans[0] == spans[1] and spans[0][0] == code

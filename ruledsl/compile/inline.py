@@ -222,18 +222,18 @@ class InlineCompiler(OpEmitter):
         """The statements a call compiled in place runs: its parameters bound in order (and
         `result` set to none), the depth check, and the rule's body with its locals renamed
         for this call (whole.py compiles the same)."""
-        binds, body = self.renamed_call(s, call, fixed=True, result=result)
+        binds, body = self.renamed_call(s, call, result)
         if result is not None:  # after the arguments, which may read the caller's old `result`
             binds.append(Bind(span=s.span, name=result, value=ast.NoneLit(span=s.span)))
         enter = Enter(span=s.span, rule=call.name, level=len(self.inlining) + 1)
         return [*binds, enter, *body]
 
-    def renamed_call(self, s, call, fixed: bool = False, result=None) -> tuple:
+    def renamed_call(self, s, call, result=None) -> tuple:
         """([its parameters bound to the arguments, in order], the rule's body) of a call of
-        rule `call.name` at statement `s`, the rule's locals renamed for this call. With
-        `fixed`, a parameter given a fixed argument (fixed_argument) is not bound: the body
-        reads the argument where it read the parameter (but the caller's local `result`,
-        which the call sets to none before the body runs)."""
+        rule `call.name` at statement `s`, the rule's locals renamed for this call. A
+        parameter given a fixed argument (fixed_argument) that the body never changes is
+        not bound: the body reads the argument where it read the parameter (but not the
+        caller's local `result`, which the call sets to none before the body runs)."""
         rule = self.m.rules[call.name]
         suffix = f"·{next(self.sites)}"
         names = self.locals_of.get(call.name)
@@ -241,7 +241,7 @@ class InlineCompiler(OpEmitter):
             names = self.locals_of[call.name] = bound_names(rule)
         binds, given = [], {}
         for p, arg in zip(rule.params, call.args):
-            if fixed and fixed_argument(arg) and p.name not in self.changed_params(call.name) \
+            if fixed_argument(arg) and p.name not in self.changed_params(call.name) \
                     and not (isinstance(arg, ast.Name) and arg.name == result):
                 given[p.name + suffix] = arg
             else:
@@ -263,11 +263,11 @@ class InlineCompiler(OpEmitter):
         return changed
 
     def straight_in_place(self, name) -> bool:
-        """Whether a call of straight rule `name` is written into its caller's stretch rather
-        than calling the rule's own (OpEmitter.straight_run): a small one, whose statements
-        with those of the straight rules it calls written in place too number at most
-        SMALL_RULE, at any number of calls, each a copy (so the copies add at most
-        SMALL_RULE statements per call written in the game)."""
+        """Whether a call of straight rule `name` in a generator (whole.py) is written there
+        rather than calling the rule's own stretch (OpEmitter.straight_run): a small one,
+        whose statements with those of the straight rules it calls written in place too
+        number at most SMALL_RULE, at any number of calls, each a copy (so the copies add
+        at most SMALL_RULE statements per call written)."""
         return self.written_size(name) <= SMALL_RULE
 
     def written_size(self, name) -> int:

@@ -121,8 +121,6 @@ class _Stretch(StatementTexts):
     right after each statement that changes it; one made without (an op's top level with
     no turn boundary) leaves that to the op, and `changes` says whether one did."""
 
-    calls_in_place = False  # whether small straight rules are written at their calls (_Whole's are)
-
     def __init__(self, emitter, code, as_text: bool = True):
         self.e, self.code = emitter, code
         self.as_text = as_text  # lets, assignments and conditions as text (else calls of their functions)
@@ -204,15 +202,11 @@ class _Stretch(StatementTexts):
 
     def g_CallStmt(self, lines, s, depth):
         """A call of a straight rule: its own stretch, on the arguments' env (as text, with
-        the checked record behind it as an expression's: evaluated); a small one written
-        here instead (InlineCompiler.straight_in_place)."""
+        the checked record behind it as an expression's: evaluated)."""
+        run = self.const(self.e.straight_run(self.code, s.call.name))
         k = self.at(s.span)
         pad = "    " * depth
         lines.append(f"{pad}_at = {k}")
-        if self.calls_in_place and self.as_text and self.e.fuse and self.e.straight_in_place(s.call.name):
-            self.in_place(lines, s, k, depth)
-            return
-        run = self.const(self.e.straight_run(self.code, s.call.name))
         if self.as_text:
             names, args = [p.name for p in self.e.m.rules[s.call.name].params], s.call.args
             body = self.written(lambda gen: f"_args = {record_text(gen, names, args)}")
@@ -222,17 +216,6 @@ class _Stretch(StatementTexts):
             lines.append(f"{pad}_args = {self.const(self.e.arguments(s.call, s.span))}(w, env)")
         self.tick(lines, k, depth)  # as every call: its arguments, then its unit of work (budget.py)
         lines.append(f"{pad}{run}(vm, _args)")
-
-    def in_place(self, lines, s, k, depth):
-        """A straight rule's body written at its call, as its own stretch runs it: the
-        arguments bound in order to its renamed parameters, the call's unit of work, then
-        its statements, the World marked after each that changes it."""
-        pad = "    " * depth
-        binds, body = self.e.renamed_call(s, s.call, fixed=True)
-        for b in binds:
-            self.effect(lines, b, pad)
-        self.tick(lines, k, depth)
-        lines.append(self.block(body, depth, True))
 
     def g_If(self, lines, s, depth):
         """Each condition is tested in turn (an `elif` is an `else:` holding an `if`)."""

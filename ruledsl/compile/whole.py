@@ -305,7 +305,7 @@ class _Whole(_Stretch):
         lines.append(self.block(s.body, depth + 1))
 
 
-LOOPS = (ast.For, ast.While, ast.Repeat, ast.Loop, ast.Window)  # statements a generator may write as Python loops
+LOOPS = (ast.For, ast.While, ast.Repeat, ast.Loop)  # statements a generator writes as Python loops (a window is sugar for a loop)
 
 
 def returns_in_loops(body) -> bool:

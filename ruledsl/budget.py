@@ -6,10 +6,12 @@ of a trillion cards from a deck refilled from its own discards). So every step
 (from a choice to the next decision, or set-up) has STEP_WORK units to spend:
 each turn of a loop, each step of a walk, each call of a rule or def, each item an
 aggregate or filter visits and each number of a range costs one unit, each card a
-draw moves DRAW_COST. Sizes are capped where a single value could grow without work
-being counted: ranges, texts, numbers. Whatever can repeat is in that list, so
-statements between them are bounded by the size of the game file. The units are those
-of the rules as written, not of how they run: op lists, stretches and whole rules
+draw moves DRAW_COST. A light call of a small def (compile/defs.py) costs nothing of
+its own: its text, at most a few dozen nodes and never reaching itself, bounds it.
+Sizes are capped where a single value could grow without work being counted: ranges,
+texts, numbers. Whatever can repeat is in that list, so statements between them are
+bounded by the size of the game file. The units are those of the rules as written
+(which calls are light, which defs small), not of how they run: op lists, stretches and whole rules
 (compile/) charge the same units at the same statements, so a step that does too much
 fails at the same place on a fast Machine as on a cloned one.
 

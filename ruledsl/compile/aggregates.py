@@ -47,11 +47,15 @@ class CollectionGen:
         index = self.find_index(e, conds)
         if index is not None:
             conds = index.rest
-        src = self.visited(e, index)
+        self.iterable += 1  # Python refuses `:=` in a comprehension's iterable (defs.py)
+        try:
+            src = self.visited(e, index)
+        finally:
+            self.iterable -= 1
         self.looping += 1
         try:
             where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
-            return f"{make()} for {var(e.var)} in {src}{where}"
+            return f"{make()} for {self.item(e.var)} in {src}{where}"
         finally:
             self.looping -= 1
 
@@ -71,10 +75,14 @@ class CollectionGen:
         fixed attributes alone), listed in order on first use and kept: no World is read
         and nothing is charged. Should a conjunct fail on an item the rules would never
         test it on, the fast code fails and the checked code decides, as for an index."""
-        kept = self.const(_Kept())
+        kept, x = self.const(_Kept()), self.item(e.var)
         where = " and ".join(self.expr(c) for c in conds)
-        return f"({kept}.items if {kept}.items is not None else {kept}.keep(" \
-               f"[{var(e.var)} for {var(e.var)} in {self.items(e.source)} if {where}]))"
+        self.iterable += 1
+        try:
+            items = self.items(e.source)
+        finally:
+            self.iterable -= 1
+        return f"({kept}.items if {kept}.items is not None else {kept}.keep([{x} for {x} in {items} if {where}]))"
 
     def find_index(self, e, conds):
         """The _Index of the first conjunct `x.attr == K` on a fixed attribute of a board or
@@ -183,7 +191,7 @@ class CollectionGen:
         return None
 
     def c_Aggregate(self, e):
-        func, x = e.func, var(e.var)
+        func, x = e.func, self.item(e.var)
         if func in ("count", "any", "all") and not self.checked:
             fast = self.by_column(e)
             if fast is not None:
@@ -210,7 +218,7 @@ class CollectionGen:
         if e.where is None:
             src = self.expr(e.source)
             return f"list(w.zones[{src}])" if e.source.note.type.kind == "zone" else src
-        return f"[{self.loop(e, lambda: var(e.var))}]"
+        return f"[{self.loop(e, lambda: self.item(e.var))}]"
 
     def c_ListLit(self, e):
         return "[" + ", ".join(self.expr(i) for i in e.items) + "]"

@@ -35,23 +35,36 @@ def may_fail(source: str) -> bool:
             or source.count("(") + source.count("[") + source.count("{") >= MAX_BRACKETS)
 
 
-def function(source: str, filename: str, group: str, ns: dict, name: str):
+def function(source: str, filename: str, group: str, ns: dict, name: str, better=None):
     """The function `name` that `source` defines when run in the namespace `ns` (compiled
     through the code cache of `group`: cache.compiled). Raises compile()'s errors for a text
-    that may fail; others are compiled on the first call."""
+    that may fail; others are compiled on the first call, where `better()`, if given, may
+    give a text doing the same faster (its values added to `ns`), used unless Python
+    refuses it."""
     if may_fail(source):
         exec(_on_any_stack(source, filename, group), ns)
         return ns[name]
     stub = types.FunctionType(_STUB, ns, name)
 
     def first_call(args, kwargs):
-        exec(_on_any_stack(source, filename, group), ns)
+        if better is None or not _made_better(better, filename, group, ns):
+            exec(_on_any_stack(source, filename, group), ns)
         made = ns[name]
         stub.__code__, stub.__defaults__, stub.__kwdefaults__ = made.__code__, made.__defaults__, made.__kwdefaults__
         return made(*args, **kwargs)
 
     stub.__kwdefaults__ = {"_first_call": first_call}
     return stub
+
+
+def _made_better(better, filename: str, group: str, ns: dict) -> bool:
+    """Whether the text `better()` gives compiled (and ran in `ns`)."""
+    try:
+        code = _on_any_stack(better(), filename, group)
+    except (SyntaxError, RecursionError, MemoryError):
+        return False
+    exec(code, ns)
+    return True
 
 
 def _on_any_stack(source: str, filename: str, group: str):

@@ -25,6 +25,7 @@ from ..errors import Diagnostic, GameRuntimeError, RuleError
 from ..syntax import ast
 from . import deferred
 from .aggregates import CollectionGen, var as _var
+from .defs import DefCalls, SmallDefs, def_template
 from .reads import TableReads
 
 ARITH = {"+", "-", "*"}
@@ -64,60 +65,56 @@ def _expr(vm, env):
 """
 
 
-# A def: a function of the World and its parameters (Python variables, not an env dict),
-# called directly by the expressions that use it. Each call costs one unit of work, and
-# its value, where it may be a number (may_be_big), is checked like a stored number.
-DEF_CHECK = """\
-    if _r.__class__ is int and not -MAX < _r < MAX:
-        _number(_r, _span)
-"""
-DEF_TEMPLATE = """\
-def _expr(w, PARAMS):
-    w.work -= 1
-    if w.work < 0:
-        _charge(w, 0, _span)
-    try:
-{pre}        _r = {body}
-    except _WORK:
-        raise
-    except _FAILURES:
-        _r = _checked(w, ENV)
-""" + DEF_CHECK + """\
-    return _r
-"""
-
-
 class ExprCompiler:
     """Called with an AST expression, returns its compiled function `f(w, env)`."""
 
     def __init__(self, model, program):
         self.m = model
         self.p = program
+        self.small_defs = SmallDefs(model.defs)  # the defs written into the text of their calls
 
     def __call__(self, e, checked: bool = False):
         """The fast function of `e`, or with `checked` its checked version."""
-        gen = _Gen(self, checked)
         if checked:
-            return _build(CHECKED_TEMPLATE, gen.expr(e), gen, None, e.span)
-        return _build(TEMPLATE, gen.expr(e), gen, _Checked(self, e), e.span)
+            gen = _Gen(self, checked)
+            return _build(_text(CHECKED_TEMPLATE, gen.expr(e), gen), _namespace(gen, None), gen, e.span)
+        return self.fast(TEMPLATE, lambda gen: gen.expr(e), _Checked(self, e), e.span)
 
-    def define(self, d):
-        """The function `f(w, *args)` of a def: its body with the parameters as Python
-        variables; when the fast code fails, its checked version runs on them as an env."""
-        gen = _Gen(self)
-        names = [p.name for p in d.params]
-        gen.params = frozenset(names)
-        env = "{{" + ", ".join(f"{n!r}: {_var(n)}" for n in names) + "}}"
-        template = DEF_TEMPLATE.replace("PARAMS", ", ".join(_var(n) for n in names)).replace("ENV", env)
-        if not may_be_big(d.body):
-            template = template.replace(DEF_CHECK, "")
-        gen.consts.update(_span=d.span, _charge=budget.charge, _number=budget.number, MAX=budget.MAX_NUMBER)
-        return _build(template, gen.expr(d.body), gen, _Checked(self, d.body), d.span)
+    def fast(self, template, body, checked, span, setup=None):
+        """The fast function of `template` holding `body(gen)` (a generator made ready by
+        `setup(gen)`), with `checked` behind it. Where the text calls small defs, the text
+        with them written in (defs.py) is made on the function's first call, so that
+        checking a game pays for neither; should Python refuse it, the text with the calls
+        (compiled at once where it might fail: E403) runs instead."""
+        gen = _Gen(self, inlining=False)
+        if setup is not None:
+            setup(gen)
+        text = _text(template, body(gen), gen)
+        ns = _namespace(gen, checked)
+        written = None
+        if gen.could_write:
+            def written():
+                better = _Gen(self)
+                better.consts = ns  # its values join the namespace, under names of their own
+                if setup is not None:
+                    setup(better)
+                return _text(template, body(better), better)
+        return _build(text, ns, gen, span, written)
+
+    def define(self, d, charged: bool = True):
+        """The function `f(w, *args)` of a def (defs.def_template); not `charged`, a call
+        costs no unit of work (a light call of a small def)."""
+        names = frozenset(p.name for p in d.params)
+
+        def setup(gen):
+            gen.params = names
+            gen.consts.update(_span=d.span, _charge=budget.charge, _number=budget.number, MAX=budget.MAX_NUMBER)
+        return self.fast(def_template(d, may_be_big(d.body), charged), lambda gen: gen.expr(d.body),
+                         _Checked(self, d.body), d.span, setup)
 
     def record(self, names, exprs, span):
         """`f(w, env)` giving the dict {name: value} of a rule call's arguments."""
-        gen = _Gen(self)
-        return _build(TEMPLATE, record_text(gen, names, exprs), gen, self.record_checked(names, exprs), span)
+        return self.fast(TEMPLATE, lambda gen: record_text(gen, names, exprs), self.record_checked(names, exprs), span)
 
     def record_checked(self, names, exprs):
         """The checked version of `record`: each value by its expression's checked code."""
@@ -126,17 +123,16 @@ class ExprCompiler:
 
     def values(self, exprs, span):
         """`f(w, env)` giving the tuple of the values of exprs, evaluated in order."""
-        gen = _Gen(self)
-        body = "(" + "".join(f"{gen.expr(e)}, " for e in exprs) + ")"
         refs = [_Checked(self, e) for e in exprs]
-        return _build(TEMPLATE, body, gen, lambda w, env: tuple(r(w, env) for r in refs), span)
+        return self.fast(TEMPLATE, lambda gen: "(" + "".join(f"{gen.expr(e)}, " for e in exprs) + ")",
+                         lambda w, env: tuple(r(w, env) for r in refs), span)
 
     def store(self, target, op, value, reference):
         """An effect `(vm, env)` doing `target op value` (op: = += -=) as generated code;
         `reference(vm, env)`, which evaluates step by step through checked code, runs
         instead when the fast code fails."""
-        gen = _Gen(self)
-        return _build(STORE_TEMPLATE, stored_text(gen, target, op, value, "\n        "), gen, reference, target.span)
+        return self.fast(STORE_TEMPLATE, lambda gen: stored_text(gen, target, op, value, "\n        "), reference,
+                         target.span)
 
     def source(self, e):
         """A function giving a fresh list of the items of a collection or zone."""
@@ -169,18 +165,27 @@ def stored_text(gen, target, op, value, newline: str) -> str:
     return f"{store}{newline}{check}"
 
 
-def _build(template, body, gen, checked, span):
-    """Compiles the generated text. An expression nested too deeply for Python's parser
-    (about 200 levels of brackets; an aggregate adds three) is E403."""
+def _text(template, body, gen) -> str:
+    """The source of a generated function: `template` holding `body` and the lines reading
+    the columns it names (TableReads.prologue)."""
     body = gen.settled(body)
-    pre = "".join(f"        {line}\n" for line in gen.prologue())
+    return template.format(pre="".join(f"        {line}\n" for line in gen.prologue()), body=body)
+
+
+def _namespace(gen, checked) -> dict:
     ns = dict(gen.consts)
     ns["_FAILURES"] = FAILURES
     ns["_WORK"] = budget.WorkLimit
     ns["_checked"] = checked
+    return ns
+
+
+def _build(source, ns, gen, span, written=None):
+    """Compiles the generated text (deferred.py; `written` may give a better text on its
+    first call). An expression nested too deeply for Python's parser (about 200 levels of
+    brackets; an aggregate adds three) is E403."""
     try:
-        return deferred.function(template.format(pre=pre, body=body), f"<ruledsl code at {span.where()}>",
-                                 gen.p.path, ns, "_expr")
+        return deferred.function(source, f"<ruledsl code at {span.where()}>", gen.p.path, ns, "_expr", written)
     except (SyntaxError, RecursionError, MemoryError):
         raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
                                                   "with 'let' or defs")]) from None
@@ -198,13 +203,18 @@ class _Checked:
         return self.fn(w, env)
 
 
-class _Gen(CollectionGen, TableReads):
+class _Gen(CollectionGen, TableReads, DefCalls):
     """Translates one expression tree to Python source text. `checked` code checks each
     operation that can fail, naming its span, and uses no attribute index."""
 
-    def __init__(self, owner: ExprCompiler, checked: bool = False):
-        self.m, self.p = owner.m, owner.p
+    def __init__(self, owner: ExprCompiler, checked: bool = False, inlining: bool = True):
+        self.owner, self.m, self.p = owner, owner.m, owner.p
         self.checked = checked
+        self.inlining = inlining  # small defs written in place (defs.py)
+        self.could_write = False  # whether a call of a small def was left a call (inlining off)
+        self.given: dict = {}  # a written def's parameters -> its arguments' text
+        self.suffix = ""  # added to item names in a written def's body
+        self.iterable = 0  # inside a comprehension's iterable (no `:=` there)
         self.consts: dict = {}
         self.params: frozenset = frozenset()  # locals that are Python variables (a def's parameters)
         self.columns: dict = {}  # a World table's text -> the local that holds it (TableReads.column)
@@ -245,10 +255,16 @@ class _Gen(CollectionGen, TableReads):
         return getattr(self, _NAME_CODERS[e.note.binding])(e.name)
 
     # what a name stands for (check.types.Binding, recorded by the checker) -> its code
+    def item(self, name):
+        """The Python variable of an item of a comprehension being generated."""
+        return _var(name) + self.suffix
+
     def n_ITEM(self, name):
-        return _var(name)  # a Python variable of the comprehension being generated
+        return self.item(name)
 
     def n_LOCAL(self, name):
+        if name in self.given:
+            return self.given[name]
         return _var(name) if name in self.params else f"env[{name!r}]"
 
     def n_PLAYERS(self, name):
@@ -315,9 +331,9 @@ class _Gen(CollectionGen, TableReads):
         return f"{self.const(_index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)})"
 
     def c_Call(self, e):
+        if e.name in self.m.defs:
+            return self.def_call(e)
         args = [self.expr(a) for a in e.args]
-        if e.name in self.m.defs:  # a cell: defs may call each other, so they are filled in later
-            return f"{self.const(self.p.def_bodies[e.name])}[0]({', '.join(['w', *args])})"
         builtin = BUILTINS[e.name]
         text = builtin.text([a.note.type for a in e.args]) if builtin.text is not None else None
         if text is not None and len(args) == len(builtin.args):  # none left out

@@ -13,6 +13,7 @@ from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .cards import CardCompiler
 from .decide import DecisionCompiler
+from .defs import light_cell
 from .expr import ExprCompiler, may_be_big
 from .flow import FlowCompiler
 from .inline import InlineCompiler
@@ -48,6 +49,7 @@ def _compile_game(model, path, sources, fuse, watch, chance_apart) -> Program:
     ex = ExprCompiler(model, prog)
     for name in model.defs:
         prog.def_bodies[name] = [None]  # placeholders: defs may call each other
+        prog.def_light[name] = light_cell(ex, name)
     _tables(model, prog, ex)
     for name, d in model.defs.items():
         prog.def_bodies[name][0] = ex.define(d)

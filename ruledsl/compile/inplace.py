@@ -120,6 +120,7 @@ class _Stretch(StatementTexts):
     """Generates the text of one stretch. A block made with `mark` marks the World changed
     right after each statement that changes it; one made without (an op's top level with
     no turn boundary) leaves that to the op, and `changes` says whether one did."""
+    writes_defs = False  # calls of small defs as calls (texts.StatementTexts.text_gen)
 
     def __init__(self, emitter, code, as_text: bool = True):
         self.e, self.code = emitter, code

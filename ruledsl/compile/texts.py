@@ -62,8 +62,10 @@ class StatementTexts:
     and `const`."""
 
     def text_gen(self) -> _Gen:
-        """An expression generator whose values go to this stretch's namespace."""
-        gen = _Gen(self.e.x)
+        """An expression generator whose values go to this stretch's namespace; it writes
+        small defs into the text where this is a whole rule's (made on first use, not by
+        `ruledsl check`), and calls them in a stretch."""
+        gen = _Gen(self.e.x, inlining=self.writes_defs)
         gen.consts = self.ns
         return gen
 

@@ -97,7 +97,8 @@ def whole_rule(emitter, code, body):
 class _Whole(_Stretch):
     """Generates the text of one rule's generator: the statements a stretch runs as it
     does, and here the others: decisions, calls with frames or in place, returns, breaks
-    and endless loops."""
+    and endless loops. Small defs are written into its expressions (defs.py)."""
+    writes_defs = True
 
     def block(self, stmts, depth, mark=True) -> str:
         lines: list = []

@@ -91,6 +91,7 @@ class Program(msgspec.Struct):
     rules: dict = msgspec.field(default_factory=dict)
     triggers: dict = msgspec.field(default_factory=dict)
     def_bodies: dict = msgspec.field(default_factory=dict)
+    def_light: dict = msgspec.field(default_factory=dict)  # name -> cell of its function for light calls (defs.py)
     ends: list = msgspec.field(default_factory=list)
     score_fn: object = None
     score_var: str = "p"

@@ -39,8 +39,8 @@ def function(source: str, filename: str, group: str, ns: dict, name: str, better
     """The function `name` that `source` defines when run in the namespace `ns` (compiled
     through the code cache of `group`: cache.compiled). Raises compile()'s errors for a text
     that may fail; others are compiled on the first call, where `better()`, if given, may
-    give a text doing the same faster (its values added to `ns`), used unless Python
-    refuses it."""
+    give a text doing the same faster and the namespace it needs (its values then added to
+    `ns`), used unless Python refuses it."""
     if may_fail(source):
         exec(_on_any_stack(source, filename, group), ns)
         return ns[name]
@@ -58,11 +58,14 @@ def function(source: str, filename: str, group: str, ns: dict, name: str, better
 
 
 def _made_better(better, filename: str, group: str, ns: dict) -> bool:
-    """Whether the text `better()` gives compiled (and ran in `ns`)."""
+    """Whether the text `better()` gives, with its namespace, compiled (and ran in `ns`,
+    which then holds that namespace's values)."""
     try:
-        code = _on_any_stack(better(), filename, group)
+        source, values = better()
+        code = _on_any_stack(source, filename, group)
     except (SyntaxError, RecursionError, MemoryError):
         return False
+    ns.update(values)
     exec(code, ns)
     return True
 

@@ -95,10 +95,10 @@ class ExprCompiler:
         if gen.could_write:
             def written():
                 better = _Gen(self)
-                better.consts = ns  # its values join the namespace, under names of their own
+                better.consts = dict(ns)  # its values join the namespace, under names of their own
                 if setup is not None:
                     setup(better)
-                return _text(template, body(better), better)
+                return _text(template, body(better), better), better.consts
         return _build(text, ns, gen, span, written)
 
     def define(self, d, charged: bool = True):

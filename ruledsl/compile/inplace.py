@@ -23,6 +23,9 @@ What the ops would have done, the stretch does too:
 """
 from __future__ import annotations
 
+import itertools
+from functools import partial
+
 from .. import budget
 from ..check.types import PLAYER, Binding
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
@@ -105,9 +108,19 @@ def stretch_run(emitter, code, stmts, span):
 def _made(emitter, code, make):
     """A stretch made by `make(gen)` with its statements written as text where they can be;
     where that text nests too deeply for Python, made again of calls of the statements'
-    own functions (which then name an expression too deep for Python, E403)."""
+    own functions (which then name an expression too deep for Python, E403). Where it
+    calls straight rules or small defs, the text with them written in (as a generator
+    writes them) is made on its first call, so `check` writes no copies."""
+    def written_out(ns):
+        gen = _Stretch(emitter, code, writes_out=True)
+        gen.text_only, gen.ns = True, dict(ns)  # its values join the namespace under names of their own, its spans replace
+        sites, emitter.sites = emitter.sites, (f"s{i}" for i in itertools.count(1))  # locals apart from the rule's
+        try:
+            return make(gen)
+        finally:
+            emitter.sites = sites
     try:
-        return make(_Stretch(emitter, code))
+        return make(_Stretch(emitter, code, written_out=written_out))
     except _TooDeep:
         return make(_Stretch(emitter, code, as_text=False))
 
@@ -120,11 +133,15 @@ class _Stretch(StatementTexts):
     """Generates the text of one stretch. A block made with `mark` marks the World changed
     right after each statement that changes it; one made without (an op's top level with
     no turn boundary) leaves that to the op, and `changes` says whether one did."""
-    writes_defs = False  # calls of small defs as calls (texts.StatementTexts.text_gen)
 
-    def __init__(self, emitter, code, as_text: bool = True):
+    def __init__(self, emitter, code, as_text: bool = True, writes_out: bool = False, written_out=None):
         self.e, self.code = emitter, code
         self.as_text = as_text  # lets, assignments and conditions as text (else calls of their functions)
+        self.writes_out = writes_out  # small straight rules and small defs written in (else called)
+        self.written_out = written_out  # gives (the text written out, its namespace) for the first call
+        self.calls_straight = False  # whether it calls a straight rule's stretch
+        self.text_only = False  # build gives the text (a stretch written out on its first call)
+        self.gens: list = []  # the expression generators of its text (their could_write)
         self.ns: dict = {"_FAILED": RUNTIME_FAILURES, "_failed": _failed, "_Over": GameOver,
                          "_charge": budget.charge, "_WORK": budget.WorkLimit, "_XFAIL": FAILURES}
         self.spans: list = []
@@ -151,8 +168,14 @@ class _Stretch(StatementTexts):
 
     def build(self, source, name, span, **ns):
         self.ns.update(ns, _spans=self.spans)
+        if self.text_only:
+            return source, self.ns  # the text written out, for deferred.function's first call
+        better = None
+        if self.written_out is not None and (self.calls_straight or any(g.could_write for g in self.gens)):
+            better = partial(self.written_out, self.ns)
         try:
-            return deferred.function(source, f"<ruledsl code at {span.where()}>", self.e.p.path, self.ns, name)
+            return deferred.function(source, f"<ruledsl code at {span.where()}>", self.e.p.path, self.ns, name,
+                                     better)
         except (SyntaxError, RecursionError, MemoryError):
             if self.as_text:
                 raise _TooDeep from None
@@ -202,12 +225,22 @@ class _Stretch(StatementTexts):
         lines.extend(pad + line for line in ticked(k))
 
     def g_CallStmt(self, lines, s, depth):
-        """A call of a straight rule: its own stretch, on the arguments' env (as text, with
-        the checked record behind it as an expression's: evaluated)."""
-        run = self.const(self.e.straight_run(self.code, s.call.name))
-        k = self.at(s.span)
-        pad = "    " * depth
+        """A call of a straight rule. Writing out, a small one (InlineCompiler.straight_in_place)
+        is written here as its own stretch runs it: the arguments bound in order to its
+        renamed parameters, the call's unit of work, then its statements, the World marked
+        after each that changes it. Else its own stretch, on the arguments' env (as text,
+        with the checked record behind it as an expression's: evaluated)."""
+        pad, k = "    " * depth, self.at(s.span)
         lines.append(f"{pad}_at = {k}")
+        if self.as_text and self.writes_out and self.e.straight_in_place(s.call.name):
+            binds, body = self.e.renamed_call(s, s.call)
+            for b in binds:
+                self.effect(lines, b, pad)
+            self.tick(lines, k, depth)
+            lines.append(self.block(body, depth, True))
+            return
+        self.calls_straight = True
+        run = self.const(self.e.straight_run(self.code, s.call.name))
         if self.as_text:
             names, args = [p.name for p in self.e.m.rules[s.call.name].params], s.call.args
             body = self.written(lambda gen: f"_args = {record_text(gen, names, args)}")

@@ -63,9 +63,10 @@ class StatementTexts:
 
     def text_gen(self) -> _Gen:
         """An expression generator whose values go to this stretch's namespace; it writes
-        small defs into the text where this is a whole rule's (made on first use, not by
-        `ruledsl check`), and calls them in a stretch."""
-        gen = _Gen(self.e.x, inlining=self.writes_defs)
+        small defs into the text where this one writes out (a whole rule's, or a stretch's
+        made on its first call: not by `ruledsl check`), else calls them."""
+        gen = _Gen(self.e.x, inlining=self.writes_out)
+        self.gens.append(gen)
         gen.consts = self.ns
         return gen
 

@@ -97,8 +97,10 @@ def whole_rule(emitter, code, body):
 class _Whole(_Stretch):
     """Generates the text of one rule's generator: the statements a stretch runs as it
     does, and here the others: decisions, calls with frames or in place, returns, breaks
-    and endless loops. Small defs are written into its expressions (defs.py)."""
-    writes_defs = True
+    and endless loops. Small straight rules and small defs are written in (writes_out)."""
+
+    def __init__(self, emitter, code):
+        super().__init__(emitter, code, writes_out=True)
 
     def block(self, stmts, depth, mark=True) -> str:
         lines: list = []
@@ -190,23 +192,6 @@ class _Whole(_Stretch):
         lines += [f"{pad}if fr.got:", self.block(s.body, depth + 1)]
 
     # ------------------------------------------------------------ calls and returns
-    def g_CallStmt(self, lines, s, depth):
-        """A call of a straight rule: a small one (InlineCompiler.straight_in_place) is
-        written here as its own stretch runs it: the arguments bound in order to its
-        renamed parameters, the call's unit of work, then its statements, the World marked
-        after each that changes it. A longer one calls its stretch (a stretch's own calls
-        always do, so that `check` writes no copies)."""
-        if not (self.as_text and self.e.straight_in_place(s.call.name)):
-            super().g_CallStmt(lines, s, depth)
-            return
-        pad, k = "    " * depth, self.at(s.span)
-        lines.append(f"{pad}_at = {k}")
-        binds, body = self.e.renamed_call(s, s.call)
-        for b in binds:
-            self.effect(lines, b, pad)
-        self.tick(lines, k, depth)
-        lines.append(self.block(body, depth, True))
-
     def w_CallStmt(self, lines, s, depth):
         self.call(lines, s, s.call, None, depth)
 

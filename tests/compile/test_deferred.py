@@ -90,9 +90,9 @@ def test_a_better_text_runs_from_the_first_call_unless_python_refuses_it(compile
     """`better` (small defs written in: compile/defs.py) replaces the text on the first
     call; a text Python refuses (here 300 brackets deep) leaves the function its own text."""
     f = deferred.function("def _f(a):\n    return a + 1\n", "<t>", "g", {}, "_f",
-                          better=lambda: "def _f(a):\n    return a + 2\n")
+                          better=lambda: ("def _f(a):\n    return a + _two\n", {"_two": 2}))
     assert f(1) == 3 and f(2) == 4
     deep = "def _g(a):\n    return " + "(" * 300 + "a" + ")" * 300 + "\n"
-    g = deferred.function("def _g(a):\n    return a + 1\n", "<t>", "g", {}, "_g", better=lambda: deep)
+    g = deferred.function("def _g(a):\n    return a + 1\n", "<t>", "g", {}, "_g", better=lambda: (deep, {}))
     assert g(1) == 2 and g(5) == 6
     assert compiles[-1] == "def _g(a):\n    return a + 1\n"

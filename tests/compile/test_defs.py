@@ -56,6 +56,18 @@ def test_a_light_call_of_a_small_def_is_written_into_the_generator(tmp_path, mon
         assert m.w.shared["n"] == 4
 
 
+def test_a_stretch_writes_a_light_call_in_from_its_first_call(tmp_path, monkeypatch):
+    """On op lists, the stretch before the decision: made when loaded with the call, run
+    with the def written in."""
+    made, original = [], cache.compiled
+    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    m = Machine(program(tmp_path, "rule flow() {\n  let q = seat(2)\n  n = others(q)\n  choose x from 1..2 by q\n}\n"),
+                3, FixedChance())
+    stretches = [source for source in made if source.startswith("def _op")]
+    assert stretches and not any("[0](w, " in source for source in stretches)
+    assert m.w.shared["n"] == 2
+
+
 def test_a_light_call_costs_no_work_and_the_same_on_every_way(tmp_path):
     """`twice(n)` costs what `n + n` costs, on op lists and in a generator alike; a call
     whose argument is not a name or literal (`n + 0`) costs its unit."""

@@ -131,6 +131,21 @@ def test_a_small_straight_rule_is_written_at_each_call_in_a_generator(tmp_path, 
         == ([{"chips": 3}, {"chips": 2}], {"pot": 5 + 13, "k": 0})
 
 
+def test_a_stretch_writes_small_straight_rules_in_from_its_first_call(tmp_path, monkeypatch):
+    """On op lists too: loading the game (as `check` does) compiles no stretch; the text
+    a stretch runs, made on its first call, has pay and bump written in (no argument dict),
+    with what the game holds as with a frame per call."""
+    from ruledsl import cache
+    made, original = [], cache.compiled
+    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    program = compiled(tmp_path, SMALL_LEAF)
+    assert not [source for source in made if source.startswith("def _op")]
+    m = Machine(program, 2, FixedChance())
+    stretches = [source for source in made if source.startswith("def _op")]
+    assert stretches and not any("_args" in source for source in stretches)
+    assert (m.w.players, m.w.shared) == ([{"chips": 3}, {"chips": 2}], {"pot": 5 + 13, "k": 0})
+
+
 def test_a_straight_rule_too_long_written_out_keeps_its_stretch(tmp_path, monkeypatch):
     from ruledsl.compile.inline import SMALL_RULE
     longer = SMALL_LEAF.replace("pot += n }", "pot += n\n" + "  pot += 0\n" * SMALL_RULE + "}")

@@ -120,8 +120,10 @@ def _always(text: str):
 BUILTINS = {
     "size": Builtin(("countable",), INT, _size, doc="number of items in a collection or cards in a zone",
                     text=_size_text),
-    "top": Builtin(("zone",), _card_result, _top, doc="the top card of a zone, or none"),
-    "bottom": Builtin(("zone",), _card_result, _bottom, doc="the bottom card of a zone, or none"),
+    "top": Builtin(("zone",), _card_result, _top, doc="the top card of a zone, or none",
+                   text=_always("next(iter(w.zones[{0}]), None)")),
+    "bottom": Builtin(("zone",), _card_result, _bottom, doc="the bottom card of a zone, or none",
+                      text=_always("next(reversed(w.zones[{0}]), None)")),
     "next": Builtin(("space", "dir"), _space_result, _next, optional=1, doc="the next space along a track"),
     "prev": Builtin(("space",), _space_result, _prev, doc="the previous space along a track"),
     "neighbors": Builtin(("space",), _space_coll, _neighbors, doc="the spaces linked to a space (`link` rows)"),

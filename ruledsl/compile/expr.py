@@ -112,6 +112,15 @@ class ExprCompiler:
         return self.fast(def_template(d, may_be_big(d.body), charged), lambda gen: gen.expr(d.body),
                          _Checked(self, d.body), d.span, setup)
 
+    def each_seat(self, e, var: str, one):
+        """`f(w, env)` giving [the value of `e` with `var` each seat in turn] (every seat's
+        score): one comprehension, and where it fails, seat by seat by `one(w, {var: seat})`
+        (e's own function)."""
+        def setup(gen):
+            gen.params = frozenset([var])
+        return self.fast(TEMPLATE, lambda gen: f"[{gen.expr(e)} for {_var(var)} in range(w.n)]",
+                         lambda w, env: [one(w, {var: s}) for s in range(w.n)], e.span, setup)
+
     def record(self, names, exprs, span):
         """`f(w, env)` giving the dict {name: value} of a rule call's arguments."""
         return self.fast(TEMPLATE, lambda gen: record_text(gen, names, exprs), self.record_checked(names, exprs), span)

@@ -68,6 +68,7 @@ def _compile_game(model, path, sources, fuse, watch, chance_apart) -> Program:
                                end.draw))
     if model.score is not None:
         prog.score_fn, prog.score_var = ex(model.score.value), model.score.var
+        prog.scores_fn = ex.each_seat(model.score.value, model.score.var, prog.score_fn)
     prog.tiebreaks = [_bind_var(ex(t.value), t.var, prog.score_var) for t in model.tiebreaks]
     return prog
 

@@ -94,6 +94,7 @@ class Program(msgspec.Struct):
     def_light: dict = msgspec.field(default_factory=dict)  # name -> cell of its function for light calls (defs.py)
     ends: list = msgspec.field(default_factory=list)
     score_fn: object = None
+    scores_fn: object = None  # every seat's score in one call (ExprCompiler.each_seat)
     score_var: str = "p"
     tiebreaks: list = msgspec.field(default_factory=list)
     consts: list = msgspec.field(default_factory=list)  # (name, fn) in order
@@ -323,5 +324,4 @@ class Program(msgspec.Struct):
 
     def scores(self, w) -> list:
         """Every seat's score, in seat order (the end of every game asks)."""
-        fn, var = self.score_fn, self.score_var
-        return [fn(w, {var: s}) for s in range(w.n)] if fn is not None else [0] * w.n
+        return self.scores_fn(w, None) if self.scores_fn is not None else [0] * w.n

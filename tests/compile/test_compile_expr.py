@@ -498,10 +498,13 @@ rule flow() {
 @pytest.mark.parametrize("expr, name, args", [
     ("size(hand[seat(1)])", "size", [("hand", 1)]), ("size([4, 5, 6])", "size", [[4, 5, 6]]),
     ("seat(5)", "seat", [5]), ("min(3, 0 - 2)", "min", [3, -2]), ("max(3, 0 - 2)", "max", [3, -2]),
-    ("abs(0 - 7)", "abs", [-7])])
+    ("abs(0 - 7)", "abs", [-7]), ("top(hand[seat(1)])", "top", [("hand", 1)]),
+    ("bottom(hand[seat(1)])", "bottom", [("hand", 1)]), ("top(hand[seat(2)])", "top", [("hand", 2)]),
+    ("bottom(hand[seat(2)])", "bottom", [("hand", 2)])])
 def test_builtins_written_as_text_give_what_their_functions_give(tmp_path, monkeypatch, expr, name, args):
-    """size, seat, min, max and abs are written into the expression's text (Builtin.text):
-    their functions are not called, and the value is theirs."""
+    """size, seat, min, max, abs, top and bottom are written into the expression's text
+    (Builtin.text): their functions are not called, and the value is theirs (a zone with
+    no cards has no top: none)."""
     import msgspec
 
     from ruledsl.check import builtins
@@ -510,8 +513,29 @@ def test_builtins_written_as_text_give_what_their_functions_give(tmp_path, monke
     def not_called(*_):
         raise AssertionError(f"{name} was called")
     monkeypatch.setitem(builtins.BUILTINS, name, msgspec.structs.replace(real, run=not_called))
+    target = {"seat": "who", "top": "c", "bottom": "c"}.get(name, "n")
     text = ("cards card(v: int) { card 1\n  card 2\n  card 3 }\nzone deck: card hidden\n"
-            "zone hand per player: card owner\nshared { n: int = 0  who: player? = none }\n"
-            f"rule flow() {{ draw 2 from deck to hand[seat(1)]\n  {'who' if name == 'seat' else 'n'} = {expr} }}\n")
+            "zone hand per player: card owner\nshared { n: int = 0  who: player? = none  c: card? = none }\n"
+            f"rule flow() {{ draw 2 from deck to hand[seat(1)]\n  {target} = {expr} }}\n")
     m = run_text(tmp_path, text, players=3)
-    assert m.w.shared["who" if name == "seat" else "n"] == real.run(m.w, *args)
+    assert m.w.shared[target] == real.run(m.w, *args)
+
+
+def test_every_seats_score_comes_from_one_comprehension(tmp_path, monkeypatch):
+    """Program.scores (at the end of every game) evaluates the score of every seat in one
+    generated function (ExprCompiler.each_seat), not a call per seat; where one seat's
+    score fails, seat by seat, and the failure names the score's expression as before."""
+    text = ("player { chips: int = 5 }\nscore p: 10 / p.chips\n"
+            "rule flow() { for p in players { p.chips = p.seat + 1 }\n  choose x from 1..2 by seat(0) }\n")
+    m = run_text(tmp_path, text, players=3)
+    program, per_seat = m.program, m.program.score_fn
+
+    def not_called(*_):
+        raise AssertionError("a score evaluated seat by seat")
+    monkeypatch.setattr(program, "score_fn", not_called)
+    assert program.scores(m.w) == [10, 5, 3]
+    monkeypatch.setattr(program, "score_fn", per_seat)
+    m.w.players[1]["chips"] = 0
+    with pytest.raises(GameRuntimeError) as info:
+        program.scores(m.w)
+    assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R003", 3)

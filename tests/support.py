@@ -14,6 +14,7 @@ Running things
     record_game   plays like `ruledsl play --record`, in process; returns (machine, transcript)
     play_recorded / play_with   `ruledsl play --record` with random agents, from ROOT
     random_playout  a seeded game with random choices, stopped after N decisions
+    compiled_texts  the generated texts given to Python's compile() from now on
 Scenarios (a game driven decision by decision)
     FixedChance   dice from a queue, shuffles that keep the listed order
     start, drive  a Machine on a repository game (loaded once); decisions checked by name and label
@@ -72,6 +73,15 @@ def text_program(tmp_path, text: str, **load_kw):
     path = tmp_path / "t.game"
     path.write_text('game "T" players 2..4\n' + text)
     return load_game(str(path), **load_kw).program
+
+
+def compiled_texts(monkeypatch) -> list:
+    """The generated texts given to Python's compile() (through ruledsl's code cache)
+    from now on, in order: a list that fills as they are compiled."""
+    from ruledsl import cache
+    made, original = [], cache.compiled
+    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    return made
 
 
 def choose_labels(machine, labels) -> list:

@@ -7,14 +7,15 @@ work (`unfailing`: literals and names of values), of a small def (SMALL_DEF node
 most, counting the small defs it calls written out; never one that can reach itself)
 costs none: what it does is bounded by its text, at most SMALL_DEF nodes a call, so by
 the size of the game file as any other expression's work, and its aggregates still
-charge their items. Fast code in a whole rule's generator (and an expression's own
-function, from its first call: deferred.py) writes such a call in place: the def's body
-as text, each parameter read as its argument's text, the body's own items renamed so
-that an argument naming an item of the caller is not captured by an aggregate of the
-body, and a number it gives checked as the def's own function checks it (R012 at the
-def). Elsewhere (a stretch, checked code, where Python refuses `:=`) it calls the def's
-function without the unit (Program.def_light), so the work a step costs is the same
-however its code was made.
+charge their items. Fast code in a whole rule's generator (and a stretch's or an
+expression's own function, from its first call: deferred.py) writes such a call in
+place: the def's body as text, each parameter read as its argument's text, the body's
+own items renamed so that an argument naming an item of the caller is not captured by
+an aggregate of the body, and a number it gives checked as the def's own function
+checks it (R012 at the def). Elsewhere (the text made when a game is loaded, which
+`check` makes and never runs; checked code; where Python refuses `:=`) it calls the
+def's function without the unit (Program.def_light), so the work a step costs is the
+same however its code was made.
 """
 from __future__ import annotations
 

@@ -113,10 +113,12 @@ def _made(emitter, code, make):
     writes them) is made on its first call, so `check` writes no copies."""
     def written_out(ns):
         gen = _Stretch(emitter, code, writes_out=True)
-        gen.text_only, gen.ns = True, dict(ns)  # its values join the namespace under names of their own, its spans replace
+        gen.text_only, gen.ns = True, dict(ns)  # its values join ns under names of their own; its spans replace
         sites, emitter.sites = emitter.sites, (f"s{i}" for i in itertools.count(1))  # locals apart from the rule's
         try:
             return make(gen)
+        except _TooDeep:  # an expression too deep to write out: the text with calls runs (deferred.function)
+            raise SyntaxError("too deep to write out") from None
         finally:
             emitter.sites = sites
     try:

@@ -58,8 +58,8 @@ def ticked(k) -> list:
 
 
 class StatementTexts:
-    """The `t_K` texts of `_Stretch`, which has `e` (the statement compiler), `code`, `ns`
-    and `const`."""
+    """The `t_K` texts of `_Stretch`, which has `e` (the statement compiler), `code`, `ns`,
+    `const`, `writes_out` and `gens`."""
 
     def text_gen(self) -> _Gen:
         """An expression generator whose values go to this stretch's namespace; it writes

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from ruledsl import cache
 from ruledsl.compile.defs import SMALL_DEF, SmallDefs
 from ruledsl.errors import GameRuntimeError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine
-from support import FixedChance
+from support import FixedChance, compiled_texts
 
 DEFS = """
 player { chips: int = 5 }
@@ -41,8 +40,7 @@ def in_a_generator(statement: str) -> str:
 
 
 def generator_sources(monkeypatch, tmp_path, text) -> str:
-    made, original = [], cache.compiled
-    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    made = compiled_texts(monkeypatch)
     Machine(program(tmp_path, text), 3, FixedChance(), fast=True)
     return "\n".join(source for source in made if source.startswith("def _whole"))
 
@@ -59,8 +57,7 @@ def test_a_light_call_of_a_small_def_is_written_into_the_generator(tmp_path, mon
 def test_a_stretch_writes_a_light_call_in_from_its_first_call(tmp_path, monkeypatch):
     """On op lists, the stretch before the decision: made when loaded with the call, run
     with the def written in."""
-    made, original = [], cache.compiled
-    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    made = compiled_texts(monkeypatch)
     m = Machine(program(tmp_path, "rule flow() {\n  let q = seat(2)\n  n = others(q)\n  choose x from 1..2 by q\n}\n"),
                 3, FixedChance())
     stretches = [source for source in made if source.startswith("def _op")]

@@ -5,7 +5,7 @@ import pytest
 from ruledsl.errors import GameRuntimeError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine
-from support import FixedChance, run_text
+from support import FixedChance, compiled_texts, run_text
 
 PAY = '''
 player { chips: int = 5 }
@@ -111,9 +111,7 @@ rule flow() {
 
 def generator_text(monkeypatch, tmp_path, text) -> str:
     """The text of the generators made when a fast Machine starts `text` (flow's)."""
-    from ruledsl import cache
-    made, original = [], cache.compiled
-    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    made = compiled_texts(monkeypatch)
     Machine(compiled(tmp_path, text), 2, FixedChance(), fast=True)
     return "\n".join(source for source in made if source.startswith("def _whole"))
 
@@ -135,9 +133,7 @@ def test_a_stretch_writes_small_straight_rules_in_from_its_first_call(tmp_path, 
     """On op lists too: loading the game (as `check` does) compiles no stretch; the text
     a stretch runs, made on its first call, has pay and bump written in (no argument dict),
     with what the game holds as with a frame per call."""
-    from ruledsl import cache
-    made, original = [], cache.compiled
-    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    made = compiled_texts(monkeypatch)
     program = compiled(tmp_path, SMALL_LEAF)
     assert not [source for source in made if source.startswith("def _op")]
     m = Machine(program, 2, FixedChance())

@@ -10,7 +10,7 @@ import pytest
 from ruledsl.errors import GameRuntimeError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
-from support import ROOT, FixedChance, choose_labels, plays_the_same, text_program
+from support import ROOT, FixedChance, choose_labels, compiled_texts, plays_the_same, text_program
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
 FAST_SEEDS = range(2)  # the fast subset; the slow test plays more
@@ -138,7 +138,6 @@ def test_a_return_outside_the_rules_loops_leaves_by_a_break(tmp_path, monkeypatc
     loop that runs once, and a return is a `break` out of it (no exception raised), also
     from inside a menu and from inside the caller's loop; a return inside the rule's own
     loop (the test above) still raises one."""
-    from ruledsl import cache
     text = """shared { total: int = 0 }
 rule flow() {
   repeat 2 {
@@ -157,9 +156,7 @@ rule grade(p: player) -> int {
   return x
 }
 """
-    made = []
-    original = cache.compiled
-    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    made = compiled_texts(monkeypatch)
     m, said, asked = both(tmp_path, text, ["1", "3", "more"])
     assert said == ["got 10", "got 23"] and m.w.shared["total"] == 33 and m.result is not None
     generators = [src for src in made if src.startswith("def _whole")]
@@ -229,10 +226,7 @@ rule settle(k: int) {
 def test_an_end_in_a_generator_finishes_there(tmp_path, monkeypatch, label, reason, winners):
     """An `end` written in a generator (also from a straight rule written in place) finishes
     the game and returns, as the op's GameOver did: the same result both ways."""
-    from ruledsl import cache
-    made = []
-    original = cache.compiled
-    monkeypatch.setattr(cache, "compiled", lambda source, *a: made.append(source) or original(source, *a))
+    made = compiled_texts(monkeypatch)
     m, _, _ = both(tmp_path, ENDS, [label])
     assert (m.result.reason, m.result.winners, m.result.draw) == (reason, winners, label == "2")
     assert any("vm.finish(" in src for src in made if src.startswith("def _whole"))

@@ -146,6 +146,8 @@ class CollectionGen:
             run = {"count": _tally, "any": _tally_any, "all": _tally_all}[e.func]
             return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
         values = f"map({column}.__getitem__, {self.visited(e, index)})"
+        if e.func == ("any" if equal else "all") and unfailing(key):  # K first: it neither fails nor charges
+            return f"({self.expr(key)} {'in' if equal else 'not in'} {values})"
         run = (BY_COLUMN_EQ if equal else BY_COLUMN_NE)[e.func]
         return f"{self.const(run)}({values}, {self.expr(key)})"
 

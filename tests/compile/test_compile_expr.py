@@ -539,3 +539,21 @@ def test_every_seats_score_comes_from_one_comprehension(tmp_path, monkeypatch):
     with pytest.raises(GameRuntimeError) as info:
         program.scores(m.w)
     assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R003", 3)
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("all(t in grid: t.owner != none)", 0), ("any(t in grid where t.owner == none)", 1),
+    ("all(t in grid where t.row == 0: t.owner != none)", 1), ("any(t in grid where t.row == 2 and t.owner == who)", 0)])
+def test_any_equal_and_all_unequal_over_a_column_are_written_as_in(tmp_path, monkeypatch, expr, value):
+    """`any(x in S where x.f == K)` is `K in` the column's values, `all(x in S: x.f != K)`
+    is `K not in` them, where K neither fails nor charges: the functions they called are
+    not called, and the value is theirs."""
+    from ruledsl.compile import aggregates
+
+    def not_called(*_):
+        raise AssertionError("called")
+    monkeypatch.setitem(aggregates.BY_COLUMN_EQ, "any", not_called)
+    monkeypatch.setitem(aggregates.BY_COLUMN_NE, "all", not_called)
+    text = GRID + "shared { n: int = 9  who: player? = none }\nrule flow() {\n  a1.owner = seat(0)\n  who = seat(0)\n" \
+                  f"  a2.owner = seat(1)\n  a3.owner = seat(1)\n  n = if {expr} then 1 else 0\n}}\n"
+    assert run_text(tmp_path, text).w.shared["n"] == value

@@ -3,7 +3,7 @@
 
 A def is one generated function `f(w, *args)` (ExprCompiler.define), and a call of it
 costs one unit of work (budget.py). A light call, whose arguments neither fail nor charge
-work (`unfailing`: literals and names of values), of a small def (SMALL_DEF nodes at
+work (literals, names of values and `seat(N)`: light_argument), of a small def (SMALL_DEF nodes at
 most, counting the small defs it calls written out; never one that can reach itself)
 costs none: what it does is bounded by its text, at most SMALL_DEF nodes a call, so by
 the size of the game file as any other expression's work, and its aggregates still
@@ -117,14 +117,23 @@ class DefCalls:
     iterable, where Python refuses `:=`)."""
 
     def def_call(self, e) -> str:
-        """A call of a def: a light call (its arguments names or literals) written in where
+        """A call of a def: a light call (each argument a light_argument) written in where
         the def is small and this is fast code, else a call of the def's function."""
-        light = all(unfailing(a) for a in e.args)
+        light = all(self.light_argument(a) for a in e.args)
         written = self.written_def(e) if light and not self.checked else None
         if written is not None:
             return written
         cells = self.p.def_light if light else self.p.def_bodies  # cells: defs may call each other
         return f"{self.const(cells[e.name])}[0]({', '.join(['w', *(self.expr(a) for a in e.args)])})"
+
+    def light_argument(self, a) -> bool:
+        """An argument that neither fails nor charges work, cheap to read again: a literal, a
+        name of a value (`unfailing`), or `seat(N)` of a number N (the builtin: no def of
+        that name)."""
+        if unfailing(a):
+            return True
+        return a.__class__ is ast.Call and a.name == "seat" and a.name not in self.m.defs \
+            and len(a.args) == 1 and a.args[0].__class__ is ast.Int
 
     def written_def(self, e) -> str | None:
         """The text of a light call of a small def written in place, or None where it
@@ -160,9 +169,9 @@ class DefCalls:
 
 
 def light_cell(ex, name: str) -> list:
-    """The cell of def `name`'s function for light calls (arguments that are names or
-    literals): on first call, its version charging no unit of work where the def is small
-    (SmallDefs), else its own function (Program.def_bodies)."""
+    """The cell of def `name`'s function for light calls (DefCalls.light_argument): on
+    first call, its version charging no unit of work where the def is small (SmallDefs),
+    else its own function (Program.def_bodies)."""
     cell: list = []
 
     def first_call(w, *args):

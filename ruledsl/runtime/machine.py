@@ -101,7 +101,7 @@ class Machine:
             program.make_whole()  # before the first World: what they compile is what the op lists did
         self.program = program
         self.chance = chance
-        self.listener = listener
+        self._listener, self.listening = listener or _deaf, listener is not None  # as the listener setter
         self.w = program.new_world(n_players)
         self.frames: list = []
         self.pending: Decision | None = None
@@ -147,11 +147,14 @@ class Machine:
         cards = w.zones[key]
         if len(cards) < 2:
             return
-        order = self.chance.shuffle(cards, self.program.zone_label(key))
+        p = self.program
+        label = p.zone_labels.get(key) or p.zone_label(key)
+        order = self.chance.shuffle(cards, label)
         w.zones[key] = list(order)
-        w.zone_changed(key[0])
+        if p.zones_watched is None or key[0] in p.zones_watched:  # an end condition reads the zone (compile/watch.py)
+            w.version += 1
         if self.listening:
-            self.emit("chance", what=f"shuffle {self.program.zone_label(key)}", outcome=list(order))
+            self.emit("chance", what=f"shuffle {label}", outcome=list(order))
 
     # ------------------------------------------------------------ stepping
     def call(self, code, env, result=None, inlined=0):
@@ -312,7 +315,7 @@ class Machine:
     def finish(self, reason, winner=None, by_rule=True, draw=False):
         """Ends the game: `winner` wins; else, unless a draw (or not by a rule), the best score wins."""
         p, w = self.program, self.w
-        scores = p.scores(w)
+        scores = p.scores_fn(w, None) if p.scores_fn is not None else [0] * w.n  # every seat's, in one call
         keys = scores  # without tiebreaks, the score alone orders
         if p.tiebreaks:
             keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]

@@ -128,7 +128,8 @@ class Program(msgspec.Struct):
 
     def new_world(self, n: int):
         """The World as a game of n players starts (before set-up), to play on."""
-        return self.start_world(n).clone()
+        start = self.start_worlds.get(n)  # a call fewer for every game (start_world)
+        return (start or self.start_world(n)).clone()
 
     def start_world(self, n: int):
         """The World as a game of n players starts, built once per player count and never
@@ -321,7 +322,3 @@ class Program(msgspec.Struct):
         if self.score_fn is None:
             return 0
         return self.score_fn(w, {self.score_var: seat})
-
-    def scores(self, w) -> list:
-        """Every seat's score, in seat order (the end of every game asks)."""
-        return self.scores_fn(w, None) if self.scores_fn is not None else [0] * w.n

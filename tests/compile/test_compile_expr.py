@@ -522,7 +522,7 @@ def test_builtins_written_as_text_give_what_their_functions_give(tmp_path, monke
 
 
 def test_every_seats_score_comes_from_one_comprehension(tmp_path, monkeypatch):
-    """Program.scores (at the end of every game) evaluates the score of every seat in one
+    """Program.scores_fn (the end of every game) evaluates the score of every seat in one
     generated function (ExprCompiler.each_seat), not a call per seat; where one seat's
     score fails, seat by seat, and the failure names the score's expression as before."""
     text = ("player { chips: int = 5 }\nscore p: 10 / p.chips\n"
@@ -533,11 +533,11 @@ def test_every_seats_score_comes_from_one_comprehension(tmp_path, monkeypatch):
     def not_called(*_):
         raise AssertionError("a score evaluated seat by seat")
     monkeypatch.setattr(program, "score_fn", not_called)
-    assert program.scores(m.w) == [10, 5, 3]
+    assert program.scores_fn(m.w, None) == [10, 5, 3]
     monkeypatch.setattr(program, "score_fn", per_seat)
     m.w.players[1]["chips"] = 0
     with pytest.raises(GameRuntimeError) as info:
-        program.scores(m.w)
+        program.scores_fn(m.w, None)
     assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R003", 3)
 
 

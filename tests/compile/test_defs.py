@@ -46,12 +46,12 @@ def generator_sources(monkeypatch, tmp_path, text) -> str:
 
 
 def test_a_light_call_of_a_small_def_is_written_into_the_generator(tmp_path, monkeypatch):
-    statement = "let q = seat(2)\n    n = others(seat(1)) + others(q)"
+    statement = "let q = seat(2)\n    n = others(seat(n)) + others(q) + others(seat(1))"
     source = generator_sources(monkeypatch, tmp_path, in_a_generator(statement))
     assert "def _whole" in source
-    assert source.count("[0](w, ") == 1  # others(seat(1)) is a call (seat(1) is no name), others(q) written in
+    assert source.count("[0](w, ") == 1  # others(seat(n)) is a call; others(q) and others(seat(1)) written in
     for m in machines(tmp_path, in_a_generator(statement)):
-        assert m.w.shared["n"] == 4
+        assert m.w.shared["n"] == 6
 
 
 def test_a_stretch_writes_a_light_call_in_from_its_first_call(tmp_path, monkeypatch):

@@ -2,7 +2,7 @@
 
 An expression tree is translated into the text of a single Python expression
 (aggregates become generator expressions, attribute reads become table lookups)
-and made at load time into `f(w, env)` (compiled by Python on its first call:
+and made at load time into `f(w, env)` (made.py; compiled by Python on its first call:
 deferred.py): `w` is the runtime World, `env` the current frame's locals. Nothing of the game file reaches the generated text
 but names checked against `[A-Za-z_][A-Za-z0-9_]*` and values passed by reference
 in the function's namespace, so a game file cannot inject host code.
@@ -21,50 +21,16 @@ from __future__ import annotations
 from .. import budget
 from ..check.builtins import BUILTINS
 from ..check.types import Binding
-from ..errors import Diagnostic, GameRuntimeError, RuleError
+from ..errors import GameRuntimeError
 from ..syntax import ast
-from . import deferred
 from .aggregates import CollectionGen, var as _var
 from .defs import DefCalls, SmallDefs, def_template
+from .made import CHECKED_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, built, namespace, source_text
 from .reads import TableReads
 
 ARITH = {"+", "-", "*"}
 _NAME_CODERS = {b: "n_" + b.name for b in Binding}  # how a name's code is made, by what it stands for (n_LOCAL...)
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-# Any of these in fast code hands the expression to its checked version, which then
-# decides: it raises the precise error, or (e.g. an indexed filter evaluated its key
-# where the original `where` would have skipped it) gives the value the rules mean.
-FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError, ZeroDivisionError, GameRuntimeError)
-
-TEMPLATE = """\
-def _expr(w, env):
-    try:
-{pre}        return {body}
-    except _WORK:
-        raise
-    except _FAILURES:
-        return _checked(w, env)
-"""
-
-CHECKED_TEMPLATE = """\
-def _expr(w, env):
-    return {body}
-"""
-
-# A store evaluates everything before it writes, so a failure has changed nothing and
-# the checked version can run in its place to raise the precise error.
-STORE_TEMPLATE = """\
-def _expr(vm, env):
-    w = vm.w
-    try:
-{pre}        {body}
-    except _WORK:
-        raise
-    except _FAILURES:
-        _checked(vm, env)
-"""
-
-
 class ExprCompiler:
     """Called with an AST expression, returns its compiled function `f(w, env)`."""
 
@@ -77,8 +43,8 @@ class ExprCompiler:
         """The fast function of `e`, or with `checked` its checked version."""
         if checked:
             gen = _Gen(self, checked)
-            return _build(_text(CHECKED_TEMPLATE, gen.expr(e), gen), _namespace(gen, None), gen, e.span)
-        return self.fast(TEMPLATE, lambda gen: gen.expr(e), _Checked(self, e), e.span)
+            return built(source_text(CHECKED_TEMPLATE, gen.expr(e), gen), namespace(gen, None), gen, e.span)
+        return self.fast(TEMPLATE, lambda gen: gen.expr(e), Checked(self, e), e.span)
 
     def fast(self, template, body, checked, span, setup=None):
         """The fast function of `template` holding `body(gen)` (a generator made ready by
@@ -89,8 +55,8 @@ class ExprCompiler:
         gen = _Gen(self, inlining=False)
         if setup is not None:
             setup(gen)
-        text = _text(template, body(gen), gen)
-        ns = _namespace(gen, checked)
+        text = source_text(template, body(gen), gen)
+        ns = namespace(gen, checked)
         written = None
         if gen.could_write:
             def written():
@@ -98,8 +64,8 @@ class ExprCompiler:
                 better.consts = dict(ns)  # its values join the namespace, under names of their own
                 if setup is not None:
                     setup(better)
-                return _text(template, body(better), better), better.consts
-        return _build(text, ns, gen, span, written)
+                return source_text(template, body(better), better), better.consts
+        return built(text, ns, gen, span, written)
 
     def define(self, d, charged: bool = True):
         """The function `f(w, *args)` of a def (defs.def_template); not `charged`, a call
@@ -110,7 +76,7 @@ class ExprCompiler:
             gen.params = names
             gen.consts.update(_span=d.span, _charge=budget.charge, _number=budget.number, MAX=budget.MAX_NUMBER)
         return self.fast(def_template(d, may_be_big(d.body), charged), lambda gen: gen.expr(d.body),
-                         _Checked(self, d.body), d.span, setup)
+                         Checked(self, d.body), d.span, setup)
 
     def each_seat(self, e, var: str, one):
         """`f(w, env)` giving [the value of `e` with `var` each seat in turn] (every seat's
@@ -127,12 +93,12 @@ class ExprCompiler:
 
     def record_checked(self, names, exprs):
         """The checked version of `record`: each value by its expression's checked code."""
-        refs = [_Checked(self, e) for e in exprs]
+        refs = [Checked(self, e) for e in exprs]
         return lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}
 
     def values(self, exprs, span):
         """`f(w, env)` giving the tuple of the values of exprs, evaluated in order."""
-        refs = [_Checked(self, e) for e in exprs]
+        refs = [Checked(self, e) for e in exprs]
         return self.fast(TEMPLATE, lambda gen: "(" + "".join(f"{gen.expr(e)}, " for e in exprs) + ")",
                          lambda w, env: tuple(r(w, env) for r in refs), span)
 
@@ -172,44 +138,6 @@ def stored_text(gen, target, op, value, newline: str) -> str:
     check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
             f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
     return f"{store}{newline}{check}"
-
-
-def _text(template, body, gen) -> str:
-    """The source of a generated function: `template` holding `body` and the lines reading
-    the columns it names (TableReads.prologue)."""
-    body = gen.settled(body)
-    return template.format(pre="".join(f"        {line}\n" for line in gen.prologue()), body=body)
-
-
-def _namespace(gen, checked) -> dict:
-    ns = dict(gen.consts)
-    ns["_FAILURES"] = FAILURES
-    ns["_WORK"] = budget.WorkLimit
-    ns["_checked"] = checked
-    return ns
-
-
-def _build(source, ns, gen, span, written=None):
-    """Compiles the generated text (deferred.py; `written` may give a better text on its
-    first call). An expression nested too deeply for Python's parser (about 200 levels of
-    brackets; an aggregate adds three) is E403."""
-    try:
-        return deferred.function(source, f"<ruledsl code at {span.where()}>", gen.p.path, ns, "_expr", written)
-    except (SyntaxError, RecursionError, MemoryError):
-        raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
-                                                  "with 'let' or defs")]) from None
-
-
-class _Checked:
-    """The checked version of an expression, generated on first use (when its fast code fails)."""
-
-    def __init__(self, owner, e):
-        self.owner, self.e, self.fn = owner, e, None
-
-    def __call__(self, w, env):
-        if self.fn is None:
-            self.fn = self.owner(self.e, checked=True)
-        return self.fn(w, env)
 
 
 class _Gen(CollectionGen, TableReads, DefCalls):

@@ -31,7 +31,8 @@ from ..check.types import PLAYER, Binding
 from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError, failure_message
 from ..syntax import ast
 from . import deferred
-from .expr import FAILURES, record_text
+from .expr import record_text
+from .made import FAILURES
 from .texts import StatementTexts, guarded, ticked
 
 MAX_NESTING = 12  # ifs and loops inside each other in one stretch (Python allows 20 nested loops)

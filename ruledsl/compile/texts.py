@@ -18,7 +18,8 @@ from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from .aggregates import unfailing
-from .expr import _Checked, _Gen, may_be_big, stored_text
+from .expr import _Gen, may_be_big, stored_text
+from .made import Checked
 
 
 def no_card(span):
@@ -78,9 +79,9 @@ class StatementTexts:
         return [*gen.prologue(), *lines]
 
     def evaluated(self, e) -> list:
-        """`_val = e`, as an expression's own function evaluates it (expr.TEMPLATE)."""
+        """`_val = e`, as an expression's own function evaluates it (made.TEMPLATE)."""
         return guarded(self.written(lambda gen: f"_val = {gen.expr(e)}"),
-                       f"_val = {self.const(_Checked(self.e.x, e))}(w, env)")
+                       f"_val = {self.const(Checked(self.e.x, e))}(w, env)")
 
     def t_Let(self, s):
         lines = [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]

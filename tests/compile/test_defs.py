@@ -1,6 +1,7 @@
 """Calls of defs (ruledsl/compile/defs.py): a light call of a small def (its arguments
-names or literals) costs no unit of work on every way a game runs, and fast code in a
-generator writes it in place; what it gives and how it fails stay as with a call."""
+names, literals or seat(N)) costs no unit of work on every way a game runs, and fast
+code in a generator or a stretch writes it in place; what it gives and how it fails stay
+as with a call."""
 from __future__ import annotations
 
 import pytest

@@ -46,7 +46,13 @@ class ExprCompiler:
             return built(source_text(CHECKED_TEMPLATE, gen.expr(e), gen), namespace(gen, None), gen, e.span)
         return self.fast(TEMPLATE, lambda gen: gen.expr(e), Checked(self, e), e.span)
 
-    def fast(self, template, body, checked, span, setup=None):
+    def once(self, e):
+        """The fast function of an expression evaluated once or a few times as a game is
+        loaded or set up (a constant, a start value, a card row's values, a card's label),
+        mostly while `check` loads it: its text is not written out again (fast)."""
+        return self.fast(TEMPLATE, lambda gen: gen.expr(e), Checked(self, e), e.span, written_out=False)
+
+    def fast(self, template, body, checked, span, setup=None, written_out: bool = True):
         """The fast function of `template` holding `body(gen)` (a generator made ready by
         `setup(gen)`), with `checked` behind it. Where the text calls small defs, the text
         with them written in (defs.py) is made on the function's first call, so that
@@ -58,7 +64,7 @@ class ExprCompiler:
         text = source_text(template, body(gen), gen)
         ns = namespace(gen, checked)
         written = None
-        if gen.could_write:
+        if gen.could_write and written_out:
             def written():
                 better = _Gen(self)
                 better.consts = dict(ns)  # its values join the namespace, under names of their own

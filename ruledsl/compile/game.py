@@ -100,7 +100,7 @@ def _bind_var(fn, var, as_var):
 
 def _tables(model, prog, ex):
     for name, c in model.consts.items():
-        prog.consts.append((name, _at_setup(ex(c.value), c.span, f"constant '{name}'")))
+        prog.consts.append((name, _at_setup(ex.once(c.value), c.span, f"constant '{name}'")))
     for name, info in model.boards.items():
         spaces = info.spaces
         attrs_of = {a: {} for a in info.params}
@@ -117,7 +117,7 @@ def _tables(model, prog, ex):
         for s in spaces:
             fwd.setdefault(s, s)
             bwd.setdefault(s, s)
-        fields = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field '{f.name}'"))
+        fields = [(f.name, _at_setup(ex.once(f.default), f.span, f"the starting value of {name} field '{f.name}'"))
                   for f in info.fields.values()]
         for f in info.fields.values():
             _labeler(model, prog, name, f)
@@ -135,7 +135,7 @@ def _tables(model, prog, ex):
     for owner, table, out in (("shared", model.shared_fields, prog.shared_fields),
                               ("player", model.player_fields, prog.player_fields)):
         for name, f in table.items():
-            out.append((name, _at_setup(ex(f.default), f.span, f"the starting value of {owner} field '{name}'")))
+            out.append((name, _at_setup(ex.once(f.default), f.span, f"the starting value of {owner} field '{name}'")))
             _labeler(model, prog, owner, f)
             if f.secret:
                 prog.secret_player_fields[name] = True
@@ -185,8 +185,9 @@ def _cards(model, prog, ex):
                                      "depend on the player count, and defs of those"))
         prog.cardset_ids[name] = ids
         if cs.fields:
-            prog.card_fields[name] = [(f.name, _at_setup(ex(f.default), f.span, f"the starting value of {name} field "
-                                                                                  f"'{f.name}'")) for f in cs.fields.values()]
+            prog.card_fields[name] = [(f.name, _at_setup(ex.once(f.default), f.span,
+                                                         f"the starting value of {name} field '{f.name}'"))
+                                      for f in cs.fields.values()]
     return errors
 
 
@@ -213,7 +214,7 @@ def _expand(cs, ex, fixed):
                 yield dict(vals)
             continue
         names = [n for n, _ in row.bindings]
-        domains = [ex(e)(fixed, {}) for _, e in row.bindings]
+        domains = [ex.once(e)(fixed, {}) for _, e in row.bindings]
         for combo in itertools.product(*domains):
             vals = {n: cs.defaults[n].value for n in cs.params if n in cs.defaults}
             vals.update(zip(names, combo))
@@ -224,7 +225,7 @@ def _card_labeler(cs, ex, fixed):
     """attrs -> the card's label: its set's `label` (compiled once for the set), else the
     attribute values that differ from their defaults."""
     if cs.decl.label is not None:
-        label = ex(cs.decl.label)
+        label = ex.once(cs.decl.label)
         return lambda attrs_: label(fixed, dict(attrs_))
 
     def shown(attrs_):

@@ -117,3 +117,17 @@ def test_only_small_defs_that_cannot_reach_themselves_are_written(tmp_path):
     assert "down" not in small  # it calls itself: each call costs its unit, as the budget needs
     assert "long" not in small and "calls_long" in small  # which calls long, not written out
     assert small.size("twice") == 3  # k + k
+
+
+def test_what_runs_as_a_game_is_loaded_is_not_written_out_again(tmp_path, monkeypatch):
+    """A card's label (built while the game loads, as `check` loads it) calls its small def
+    from the text made at load: no second text is made and compiled for it."""
+    made = compiled_texts(monkeypatch)
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\ndef named(k: int) = if k == 1 then "ace" else "{k}"\n'
+                    'cards card(v: int) label "{named(v)}" { card 1\n  card 2 }\nzone deck: card hidden\n'
+                    'rule flow() { choose c from deck by seat(0) }\n')
+    program = load_game(str(path)).program
+    assert [card.label for card in program.cards] == ["ace", "2"]
+    labels = [source for source in made if "def _expr(w, env)" in source]
+    assert len(labels) == 1 and "[0](w, " in labels[0]  # the label's text, calling named

@@ -11,9 +11,9 @@ its own: its text, at most a few dozen nodes and never reaching itself, bounds i
 Sizes are capped where a single value could grow without work being counted: ranges,
 texts, numbers. Whatever can repeat is in that list, so statements between them are
 bounded by the size of the game file. The units are those of the rules as written
-(which calls are light, which defs small), not of how they run: op lists, stretches and whole rules
-(compile/) charge the same units at the same statements, so a step that does too much
-fails at the same place on a fast Machine as on a cloned one.
+(which calls are light, which defs small), not of how they run: op lists, stretches
+and whole rules (compile/) charge the same units at the same statements, so a step
+that does too much fails at the same place on a fast Machine as on a cloned one.
 
 A game that has spent GAME_WORK in all stops like one that hit the step limit:
 "step limit: too much work in one game", not by the rules, no winner.

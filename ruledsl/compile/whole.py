@@ -291,7 +291,8 @@ class _Whole(_Stretch):
         lines.append(self.block(s.body, depth + 1))
 
 
-LOOPS = (ast.For, ast.While, ast.Repeat, ast.Loop)  # statements a generator writes as Python loops (a window is sugar for a loop)
+# The statements a generator writes as Python loops (a window is sugar for a loop).
+LOOPS = (ast.For, ast.While, ast.Repeat, ast.Loop)
 
 
 def returns_in_loops(body) -> bool:

@@ -101,7 +101,7 @@ class Machine:
             program.make_whole()  # before the first World: what they compile is what the op lists did
         self.program = program
         self.chance = chance
-        self._listener, self.listening = listener or _deaf, listener is not None  # as the listener setter
+        self.listener = listener
         self.w = program.new_world(n_players)
         self.frames: list = []
         self.pending: Decision | None = None
@@ -147,12 +147,10 @@ class Machine:
         cards = w.zones[key]
         if len(cards) < 2:
             return
-        p = self.program
-        label = p.zone_labels.get(key) or p.zone_label(key)
+        label = self.program.zone_label(key)
         order = self.chance.shuffle(cards, label)
         w.zones[key] = list(order)
-        if p.zones_watched is None or key[0] in p.zones_watched:  # an end condition reads the zone (compile/watch.py)
-            w.version += 1
+        w.zone_changed(key[0])
         if self.listening:
             self.emit("chance", what=f"shuffle {label}", outcome=list(order))
 

@@ -128,8 +128,7 @@ class Program(msgspec.Struct):
 
     def new_world(self, n: int):
         """The World as a game of n players starts (before set-up), to play on."""
-        start = self.start_worlds.get(n)  # a call fewer for every game (start_world)
-        return (start or self.start_world(n)).clone()
+        return self.start_world(n).clone()
 
     def start_world(self, n: int):
         """The World as a game of n players starts, built once per player count and never

@@ -173,7 +173,7 @@ class World:
         else:
             dest.insert(0, card)
         loc[card] = key
-        watch = self.program.zones_watched  # the zones end conditions read (compile/watch.py), both zones
+        watch = self.program.zones_watched  # as zone_changed, for both zones
         if watch is None or key[0] in watch or (old is not None and old[0] != key[0] and old[0] in watch):
             self.version += 1
 
@@ -186,6 +186,12 @@ class World:
         self.loc[card] = key
         watch = self.program.zones_watched
         if watch is None or key[0] in watch or (src[0] != key[0] and src[0] in watch):
+            self.version += 1
+
+    def zone_changed(self, name: str):
+        """Marks the World changed if an end condition reads zone `name` (compile/watch.py)."""
+        watch = self.program.zones_watched
+        if watch is None or name in watch:
             self.version += 1
 
     # ------------------------------------------------------------ rendering

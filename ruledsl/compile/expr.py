@@ -3,9 +3,10 @@
 An expression tree is translated into the text of a single Python expression
 (aggregates become generator expressions, attribute reads become table lookups)
 and made at load time into `f(w, env)` (made.py; compiled by Python on its first call:
-deferred.py): `w` is the runtime World, `env` the current frame's locals. Nothing of the game file reaches the generated text
-but names checked against `[A-Za-z_][A-Za-z0-9_]*` and values passed by reference
-in the function's namespace, so a game file cannot inject host code.
+deferred.py): `w` is the runtime World, `env` the current frame's locals. Nothing of
+the game file reaches the generated text but names checked against
+`[A-Za-z_][A-Za-z0-9_]*` and values passed by reference in the function's namespace,
+so a game file cannot inject host code.
 
 One generator, two modes (as Jinja2's compiler has one code generator). The fast
 code skips the per-node checks and uses attribute indexes. When it fails (a none
@@ -154,7 +155,7 @@ class _Gen(CollectionGen, TableReads, DefCalls):
         self.owner, self.m, self.p = owner, owner.m, owner.p
         self.checked = checked
         self.inlining = inlining  # small defs written in place (defs.py)
-        self.could_write = False  # whether a call of a small def was left a call (inlining off)
+        self.could_write = False  # whether a light def call was left a call (inlining off): written out later
         self.given: dict = {}  # a written def's parameters -> its arguments' text
         self.suffix = ""  # added to item names in a written def's body
         self.iterable = 0  # inside a comprehension's iterable (no `:=` there)

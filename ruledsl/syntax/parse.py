@@ -8,7 +8,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import Diagnostic, RuleError, Span
-from . import ast, parse_cache, tables
+from . import ast, lalr, parse_cache, tables
 from .grammar import grammar_text
 from .parse_decls import Builder
 
@@ -22,6 +22,22 @@ READABLE = {
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     return tables.parser(grammar_text())
+
+
+def driver() -> lalr.Driver | None:
+    """The faster loop over the parser's tables (lalr.py), or None to use Lark's own."""
+    return _driver_of(parser())
+
+
+@functools.lru_cache(maxsize=1)
+def _driver_of(p: Lark) -> lalr.Driver | None:
+    return lalr.Driver.of(p, tables.PASS_CHILD)
+
+
+def _tree(text: str, start: str):
+    """The parse tree of a text without syntax errors, or None: then Lark parses it."""
+    fast = driver()
+    return None if fast is None else fast.parse(text, start)
 
 
 def _terminal_words(names) -> str:
@@ -105,7 +121,8 @@ def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
 def _expr_tree(p: Lark, src: str):
     """A `{...}` expression's tree, parsed once per text (the same few recur: `{p}`...);
     the Builder reads trees and never changes them, and places them where they are."""
-    return p.parse(src, start="expr")
+    tree = _tree(src, "expr")
+    return tree if tree is not None else p.parse(src, start="expr")
 
 
 # ------------------------------------------------------------------ syntax errors
@@ -125,6 +142,9 @@ def _parse_file_tree(path: str, text: str):
     When that line is where the error is (a declaration written inside a block), the rest
     of the block follows that declaration: errors before the next declaration line come
     from that rest, not from mistakes of their own, and are passed over."""
+    tree = _tree(text, "start")
+    if tree is not None:
+        return tree
     errors: list[UnexpectedInput] = []
     seen: list[UnexpectedInput] = []
     rest_of_block_until = restarted_at = -1

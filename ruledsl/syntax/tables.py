@@ -25,6 +25,8 @@ from lark import Lark
 from .grammar import GRAMMAR_NAME, grammar_text, parser_cache
 
 TABLES_NAME = GRAMMAR_NAME + ".tables"
+# The callback of a `?a: b` reduction: it passes its one child on (_skip_unit_reductions).
+PASS_CHILD = operator.itemgetter(0)
 OPTIONS = dict(parser="lalr", propagate_positions=True, start=["start", "expr"], maybe_placeholders=True)
 
 
@@ -97,11 +99,10 @@ def _skip_unit_reductions(p: Lark) -> None:
     callbacks = getattr(getattr(getattr(p.parser, "parser", None), "parser", None), "callbacks", None)
     if not isinstance(callbacks, dict):
         return
-    first = operator.itemgetter(0)
     for rule in p.rules:
         if (rule.options.expand1 and not rule.alias and len(rule.expansion) == 1
                 and not rule.expansion[0].is_term and rule in callbacks):
-            callbacks[rule] = first
+            callbacks[rule] = PASS_CHILD
 
 
 if __name__ == "__main__":

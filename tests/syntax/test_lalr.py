@@ -1,0 +1,119 @@
+"""The parser's own loop (ruledsl/syntax/lalr.py) gives the tree Lark gives, token for
+token and position for position, and gives up wherever Lark would raise."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from ruledsl.syntax import lalr, parse, tables
+from ruledsl.syntax.grammar import grammar_text
+from support import ROOT
+
+FILES = sorted(p for folder in ("games", "examples", "tests") for p in (ROOT / folder).rglob("*.game"))
+INTERPOLATION = re.compile(r"\{([^{}\"\n]*)\}")
+CHARACTERS = list("{}()[]=<>+-*/%.,:?#\"\\ \n\tdx09_aZ") + ["..", "->", "==", "+=", "2d6", "x", "game", "rule"]
+
+
+def _same(ours, lark_s) -> None:
+    """Asserts two parse trees are equal, with every token's and node's position."""
+    assert type(ours) is type(lark_s), (ours, lark_s)
+    if isinstance(ours, Tree):
+        assert ours.data == lark_s.data and len(ours.children) == len(lark_s.children), (ours.data, lark_s.data)
+        assert vars(ours.meta) == vars(lark_s.meta), ours.data
+        for a, b in zip(ours.children, lark_s.children):
+            _same(a, b)
+    elif isinstance(ours, Token):
+        assert [getattr(ours, k) for k in Token.__slots__] == [getattr(lark_s, k) for k in Token.__slots__]
+    else:
+        assert ours == lark_s
+
+
+def _agrees(text: str, start: str = "start") -> bool:
+    """Whether the loop and Lark agree on `text`: the same tree, or the loop gives up
+    where Lark raises. Returns whether Lark parsed it."""
+    try:
+        expected = parse.parser().parse(text, start=start)
+    except UnexpectedInput:
+        assert parse.driver().parse(text, start) is None, text
+        return False
+    ours = parse.driver().parse(text, start)
+    assert ours is not None, f"gave up on a text Lark parses:\n{text}"
+    _same(ours, expected)
+    return True
+
+
+def test_the_package_parser_has_its_loop():
+    assert parse.driver() is not None  # else every parse silently takes Lark's slower loop
+
+
+def test_files_and_the_expressions_in_their_strings_are_parsed_by_the_loop(monkeypatch, tmp_path):
+    starts = []
+    real = lalr.Driver.parse
+
+    def counted(self, text, start):
+        starts.append(start)
+        return real(self, text, start)
+
+    monkeypatch.setattr(lalr.Driver, "parse", counted)
+    module = parse.parse_new(str(tmp_path / "g.game"), 'game "G" players 2..2\nconst X = 1\n'
+                                                        'rule r() {\n  say "{X + 40417}"\n}\n')
+    assert starts == ["start", "expr"] and len(module.decls) == 3
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_game_file_parses_as_lark_parses_it(path):
+    text = path.read_text(encoding="utf-8")
+    assert _agrees(text) or "syntax" in path.name  # the files that show syntax errors
+    for src in INTERPOLATION.findall(text):  # the `{expr}` inside strings
+        _agrees(src, "expr")
+
+
+def test_mutated_texts_parse_as_lark_parses_them():
+    rng = random.Random(12)
+    texts = [p.read_text(encoding="utf-8") for p in FILES if p.stat().st_size < 6000]
+    parsed = 0
+    for _ in range(150):
+        text = rng.choice(texts)
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(text) + 1)
+            cut = rng.choice([0, 0, 1, 2, 5])
+            text = text[:at] + rng.choice(CHARACTERS + [""]) + text[at + cut:]
+        parsed += _agrees(text)
+    assert 10 < parsed < 150  # both kinds were tried: texts Lark parses and texts it refuses
+
+
+@pytest.mark.parametrize("text", ["x=1", "game", "a.b(c)[d]", "x x", "\"unclosed", "2d6 + d6", "1..3", "-x",
+                                  "seat(0)", "not a and b or c", "count(c in hand where c.rank >= 2)", ""])
+def test_expressions_parse_as_lark_parses_them(text):
+    _agrees(text, "expr")
+
+
+# Texts where the one regular expression matches a terminal the parser's state does not
+# take, so the state's own terminals decide: `2d6` is dice only where dice may come (a
+# card row reads the number 2 and then the name d6), and a keyword is a name where no
+# keyword may come.
+STATE_DECIDES = [
+    'game "G" players 2..2\ncards c(a: int, b: str) {\n  card 2d6 x 2\n  card 3 game\n}\n',
+    'game "G" players 2..2\nconst rule = 1\nconst x=-1\n',
+]
+
+
+@pytest.mark.parametrize("text", STATE_DECIDES)
+def test_the_state_decides_where_the_one_expression_matches_another_terminal(text):
+    assert _agrees(text)
+
+
+def test_a_parser_with_other_options_gets_no_loop():
+    basic = Lark(grammar_text(), **dict(tables.OPTIONS, lexer="basic"))
+    assert lalr.Driver.of(basic, tables.PASS_CHILD) is None
+
+
+def test_a_file_with_a_syntax_error_is_reported_by_lark(tmp_path):
+    from ruledsl.errors import RuleError
+    with pytest.raises(RuleError) as err:
+        parse.parse_new(str(tmp_path / "bad.game"), 'game "G" players 2..2\nconst = 3\n')
+    assert "E001" in err.value.render() and ":2:7:" in err.value.render()

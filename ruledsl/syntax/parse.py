@@ -5,7 +5,7 @@ import functools
 import re
 
 from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import Diagnostic, RuleError, Span
 from . import ast, lalr, parse_cache, tables
@@ -96,7 +96,11 @@ def _parse_text(path: str, text: str) -> ast.Module:
     builder = Builder(path, functools.partial(_read_expr, path))
     try:
         module = builder.transform(tree)
-    except RecursionError:
+    except (RecursionError, VisitError) as err:
+        if isinstance(err, VisitError) and not isinstance(err.orig_exc, RecursionError):
+            raise  # a Builder callback failed: a bug, not the file's nesting
+        # (Lark's Transformer hands on a RecursionError raised in its own frames as it is,
+        # and one raised inside a Builder callback wrapped in a VisitError)
         raise RuleError([Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression "
                                     "or block hundreds of levels deep); split it with 'let' or defs")],
                         {path: text}) from None

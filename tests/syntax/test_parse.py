@@ -139,3 +139,30 @@ def test_a_changed_grammar_is_not_read_from_the_cached_parser(tmp_path, monkeypa
         assert any(t.data == "bump_stmt" for t in tree.iter_subtrees())
     finally:
         parse.parser.cache_clear()
+
+
+def _nesting(terms: int) -> str:
+    return 'game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { n = ' + " + ".join(["1"] * terms) + " }\n"
+
+
+def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch):
+    """Around the depth where reading a file runs out of stack, whichever frame runs out
+    (the parser's, or a Builder callback's), the file is E004, never an internal error."""
+    monkeypatch.setenv(grammar.CACHE_ENV, "")  # 400 deep files are no use to the parse cache
+    outcomes = set()
+    for terms in range(250, 750, 3):
+        try:
+            parse_text("t.game", _nesting(terms))
+            outcomes.add("parsed")
+        except RuleError as err:
+            assert [d.code for d in err.diagnostics] == ["E004"], terms
+            outcomes.add("E004")
+    assert outcomes == {"parsed", "E004"}
+
+
+def test_a_recursion_error_inside_a_builder_callback_is_e004(monkeypatch):
+    def too_deep(*args):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(parse.Builder, "int_lit", too_deep)
+    assert [code for code, *_ in errors_of('game "T" players 2..2\nconst N = 3\n')] == ["E004"]

@@ -97,16 +97,24 @@ def _parse_text(path: str, text: str) -> ast.Module:
     try:
         module = builder.transform(tree)
     except (RecursionError, VisitError) as err:
-        if isinstance(err, VisitError) and not isinstance(err.orig_exc, RecursionError):
+        if not _ran_out_of_stack(err):
             raise  # a Builder callback failed: a bug, not the file's nesting
-        # (Lark's Transformer hands on a RecursionError raised in its own frames as it is,
-        # and one raised inside a Builder callback wrapped in a VisitError)
         raise RuleError([Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression "
                                     "or block hundreds of levels deep); split it with 'let' or defs")],
                         {path: text}) from None
     if builder.errors:
         raise RuleError(builder.errors, {path: text})
     return ast.Module(path=path, source=text, decls=tuple(module.children))
+
+
+def _ran_out_of_stack(err: Exception) -> bool:
+    """Whether building the AST ran out of stack. Lark's Transformer hands on a
+    RecursionError raised in its own frames as it is, and wraps one raised inside a
+    Builder callback in a VisitError, once more for each transform it is inside (a
+    `{...}` in a string is transformed inside its string's callback)."""
+    while isinstance(err, VisitError):
+        err = err.orig_exc
+    return isinstance(err, RecursionError)
 
 
 def parse_file(path: str) -> ast.Module:

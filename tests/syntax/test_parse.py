@@ -141,18 +141,21 @@ def test_a_changed_grammar_is_not_read_from_the_cached_parser(tmp_path, monkeypa
         parse.parser.cache_clear()
 
 
-def _nesting(terms: int) -> str:
-    return 'game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { n = ' + " + ".join(["1"] * terms) + " }\n"
+def _nesting(terms: int, in_text: bool) -> str:
+    sum_of = " + ".join(["1"] * terms)
+    stmt = f'say "{{{sum_of}}}"' if in_text else f"n = {sum_of}"
+    return 'game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { ' + stmt + " }\n"
 
 
-def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch):
+@pytest.mark.parametrize("in_text", [False, True], ids=["in a rule", "in a string's {...}"])
+def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, in_text):
     """Around the depth where reading a file runs out of stack, whichever frame runs out
     (the parser's, or a Builder callback's), the file is E004, never an internal error."""
     monkeypatch.setenv(grammar.CACHE_ENV, "")  # 400 deep files are no use to the parse cache
     outcomes = set()
     for terms in range(250, 750, 3):
         try:
-            parse_text("t.game", _nesting(terms))
+            parse_text("t.game", _nesting(terms, in_text))
             outcomes.add("parsed")
         except RuleError as err:
             assert [d.code for d in err.diagnostics] == ["E004"], terms

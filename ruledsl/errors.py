@@ -70,6 +70,12 @@ class Diagnostic(msgspec.Struct, frozen=True):
         return f"    {pre}{printable(raw[start:end])}{post}\n    {caret}"
 
 
+def nests_too_deeply(path: str) -> Diagnostic:
+    """E004, where reading a file (or a later stage walking it) would run out of stack."""
+    return Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression or block "
+                                                "hundreds of levels deep); split it with 'let' or defs")
+
+
 class UserError(Exception):
     """The root of every error that bad input causes (a game file, a transcript, a choice,
     an option): `user_message()` is what a person is shown, with no traceback. Anything

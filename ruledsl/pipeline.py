@@ -7,6 +7,7 @@ from .check.decls import check
 from .check.types import Model
 from .compile.game import compile_game
 from .runtime.program import Program
+from .errors import RuleError, nests_too_deeply
 from .syntax.load import Loaded, load
 
 
@@ -33,6 +34,10 @@ def load_game(path: str, files: dict | None = None, fuse: bool = True, chance_ap
 
 def build_game(loaded: Loaded, fuse: bool = True, chance_apart: bool = False) -> Game:
     """check -> compile of loaded (maybe hand-merged) declarations."""
-    model = check(loaded)
-    program = compile_game(model, loaded.path, loaded.sources, fuse=fuse, chance_apart=chance_apart)
+    try:
+        model = check(loaded)
+        program = compile_game(model, loaded.path, loaded.sources, fuse=fuse, chance_apart=chance_apart)
+    except RecursionError:  # the stages walk the declarations recursively; parsing bounds their depth,
+        # but some nestings (blocks inside blocks) cost a walk several frames a level
+        raise RuleError([nests_too_deeply(loaded.path)], loaded.sources) from None
     return Game(path=loaded.path, loaded=loaded, program=program, model=model)

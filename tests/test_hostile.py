@@ -260,3 +260,33 @@ def test_a_generated_row_of_a_constant_that_doubles_its_digits_sixty_times_is_re
     with pytest.raises(RuleError) as err:
         load_game(str(path))
     assert [d.code for d in err.value.diagnostics] == ["E339"]
+
+
+# ---------------------------------------------------------------- nesting
+NESTINGS = {
+    "calls": lambda n: "rule flow() { n = " + "f(" * n + "1" + ")" * n + " }",
+    "lists": lambda n: "rule flow() { n = size(" + "[" * n + "1" + "]" * n + ") }",
+    "nots": lambda n: "rule flow() { if " + "not " * n + "true { n = 1 } }",
+    "ifs": lambda n: "rule flow() { " + "if true { " * n + "n = 1" + " }" * n + " }",
+    "negations": lambda n: "rule flow() { n = " + "-" * n + "1 }",
+    "sums": lambda n: "rule flow() { n = " + " + ".join(["1"] * n) + " }",
+    "sums in a string": lambda n: 'rule flow() { say "{' + " + ".join(["1"] * n) + '}" }',
+}
+
+
+@pytest.mark.parametrize("kind", NESTINGS)
+def test_any_nesting_loads_or_is_an_error_never_a_crash(tmp_path, kind):
+    """Each stage walks the declarations recursively: whatever the depth, and whichever
+    stage would run out of stack (160 ifs inside each other crashed the sugar lowering of
+    the check stage), a file loads or gets its diagnostics."""
+    codes = set()
+    for depth in (60, 130, 160, 200, 230, 300, 420, 500, 1200):
+        path = tmp_path / f"{depth}.game"
+        path.write_text('game "T" players 2..4\nshared { n: int = 0 }\ndef f(x: int) = x\n'
+                        + NESTINGS[kind](depth) + "\n")
+        try:
+            load_game(str(path))
+            codes.add("loads")
+        except RuleError as err:
+            codes |= {d.code for d in err.diagnostics}
+    assert "E004" in codes and codes <= {"loads", "E004", "E232", "E403"}, codes

@@ -14,7 +14,8 @@ three are a precedence level's `?a: b`, which tables.py makes pass their child o
 - retypes a name that is a keyword (Lark's `UnlessCallback`) by the state's terminals;
 - looks actions up in a table of plain tuples, and goes through a chain of `?a: b`
   reductions in one step, remembered by (state below, state, terminal);
-- builds the tree with Lark's own callbacks, positions included.
+- builds the tree with Lark's own callbacks, positions included; or, given the
+  Builder's callbacks (direct.py), the AST itself.
 
 Anything it does not expect (a syntax error, a character no terminal matches, a Lark
 whose insides differ, options it does not know) makes it give up: `parse` returns None
@@ -63,7 +64,9 @@ class Driver:
         self._start_states = dict(parser.parse_table.start_states)
         self._end_states = dict(parser.parse_table.end_states)
         self._accepts = {s: frozenset(row) | self._ignore for s, row in parser.parse_table.states.items()}
-        self._table = _table(parser.parse_table.states, parser.callbacks, unit_callback)
+        self.lark = lark
+        self._table, self.rules = _table(parser.parse_table.states, parser.callbacks, unit_callback)
+        self._tree_callbacks = [parser.callbacks[rule] for rule in self.rules]
         self._units: dict = {}  # (state below, state, terminal) -> the state after its `?a: b` chain
         self._embedders, self._keywords = _embedding(root.terminals)
         _check_order(root.terminals, self._embedders)
@@ -74,14 +77,16 @@ class Driver:
         self._state_scans: dict = {}  # state -> [(name, literal or None, regex or None)] (Lark's order)
         self._regexes: dict = {}
 
-    def parse(self, text: str, start: str):
-        """The tree Lark's `parse(text, start=start)` gives, or None where Lark must parse."""
+    def parse(self, text: str, start: str, callbacks: list | None = None):
+        """The tree Lark's `parse(text, start=start)` gives, or None where Lark must parse.
+        `callbacks` (by index in `rules`) may make something else of each reduction
+        (direct.py); exceptions they raise but KeyError and IndexError are passed on."""
         try:
-            return self._parse(text, start)
+            return self._parse(text, start, self._tree_callbacks if callbacks is None else callbacks)
         except (_GiveUp, KeyError, IndexError):  # KeyError, IndexError: a table unlike Lark's (tests show none)
             return None
 
-    def _parse(self, text: str, start: str):  # noqa: C901 - the loop is kept in one frame for speed
+    def _parse(self, text: str, start: str, callbacks: list):  # noqa: C901 - the loop is kept in one frame for speed
         table, accepts, keywords, ignore = self._table, self._accepts, self._keywords, self._ignore
         newline_types, match, new_token = self._newline_types, self._master.match, Token._future_new
         states, values = [self._start_states[start]], []
@@ -124,10 +129,10 @@ class Driver:
                 if what is UNIT:
                     states[-1] = self._after_units(states, kind, arg)
                     continue
-                _reduce(table, states, values, arg)
-        return self._finish(states, values, start)
+                _reduce(table, callbacks, states, values, arg)
+        return self._finish(states, values, start, callbacks)
 
-    def _finish(self, states: list, values: list, start: str):
+    def _finish(self, states: list, values: list, start: str, callbacks: list):
         """Feeds the end of the text: reduces until the start rule's end state."""
         table, end_state = self._table, self._end_states[start]
         while True:
@@ -138,7 +143,7 @@ class Driver:
             if what is UNIT:
                 states[-1] = table[states[-2]][arg][1]
             else:
-                _reduce(table, states, values, arg)
+                _reduce(table, callbacks, states, values, arg)
             if states[-1] == end_state:
                 return values[-1]
 
@@ -195,23 +200,24 @@ class Driver:
         return regex
 
 
-def _reduce(table: dict, states: list, values: list, rule: tuple) -> None:
-    """Reduces by `rule` (size, callback, the nonterminal it makes) and takes its goto."""
-    size, callback, origin = rule
+def _reduce(table: dict, callbacks: list, states: list, values: list, rule: tuple) -> None:
+    """Reduces by `rule` (size, index, the nonterminal it makes) and takes its goto."""
+    size, index, origin = rule
     if size:
         children = values[-size:]
         del states[-size:]
         del values[-size:]
     else:
         children = []
-    values.append(callback(children))
+    values.append(callbacks[index](children))
     states.append(table[states[-1]][origin][1])
 
 
-def _table(states: dict, callbacks: dict, unit_callback) -> dict:
+def _table(states: dict, callbacks: dict, unit_callback) -> tuple:
     """Lark's parse table with plain tuples for actions: (Shift, state), (UNIT, the
-    nonterminal), or (None, (size, callback, nonterminal))."""
+    nonterminal), or (None, (size, index, nonterminal)); and the rules by index."""
     rules: dict = {}
+    indexed: list = []
 
     def action(act):
         what, arg = act
@@ -223,10 +229,12 @@ def _table(states: dict, callbacks: dict, unit_callback) -> dict:
             if callback is unit_callback and len(arg.expansion) == 1:
                 made = rules[id(arg)] = (UNIT, arg.origin.name)
             else:
-                made = rules[id(arg)] = (None, (len(arg.expansion), callback, arg.origin.name))
+                made = rules[id(arg)] = (None, (len(arg.expansion), len(indexed), arg.origin.name))
+                indexed.append(arg)
         return made
 
-    return {state: {kind: action(act) for kind, act in row.items()} for state, row in states.items()}
+    table = {state: {kind: action(act) for kind, act in row.items()} for state, row in states.items()}
+    return table, indexed
 
 
 def _check_order(terminals: list, embedders: dict) -> None:

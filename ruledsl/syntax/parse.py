@@ -4,11 +4,11 @@ from __future__ import annotations
 import functools
 import re
 
-from lark import Lark
+from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from ..errors import Diagnostic, RuleError, Span
-from . import ast, lalr, parse_cache, tables
+from ..errors import Diagnostic, RuleError, Span, nests_too_deeply
+from . import ast, direct, lalr, parse_cache, tables
 from .grammar import grammar_text
 from .parse_decls import Builder
 
@@ -92,29 +92,41 @@ def parse_new(path: str, text: str) -> ast.Module:
 
 
 def _parse_text(path: str, text: str) -> ast.Module:
-    tree = _parse_file_tree(path, text)
     builder = Builder(path, functools.partial(_read_expr, path))
     try:
-        module = builder.transform(tree)
-    except (RecursionError, VisitError) as err:
-        if not _ran_out_of_stack(err):
+        module = _built_while_parsing(builder, text)
+        if module is None:  # a syntax error (raised here), or a parser the loop can't run
+            builder = Builder(path, functools.partial(_read_expr, path))  # nothing half-built
+            module = builder.transform(_parse_file_tree(path, text))
+    except (direct.TooDeep, RecursionError, VisitError) as err:
+        if not _too_deep(err):
             raise  # a Builder callback failed: a bug, not the file's nesting
-        raise RuleError([Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression "
-                                    "or block hundreds of levels deep); split it with 'let' or defs")],
-                        {path: text}) from None
+        raise RuleError([nests_too_deeply(path)], {path: text}) from None
     if builder.errors:
         raise RuleError(builder.errors, {path: text})
     return ast.Module(path=path, source=text, decls=tuple(module.children))
 
 
-def _ran_out_of_stack(err: Exception) -> bool:
-    """Whether building the AST ran out of stack. Lark's Transformer hands on a
-    RecursionError raised in its own frames as it is, and wraps one raised inside a
-    Builder callback in a VisitError, once more for each transform it is inside (a
-    `{...}` in a string is transformed inside its string's callback)."""
+def _built_while_parsing(builder: Builder, text: str):
+    """What `builder.transform` of the file's tree gives, built as the parser reads it
+    (direct.py), or None where Lark must parse the file."""
+    fast = driver()
+    makers = None if fast is None else direct.callbacks(fast, builder)
+    if makers is None:
+        return None
+    tree = fast.parse(text, "start", makers)
+    return None if tree is None else direct.value_of(tree)
+
+
+def _too_deep(err: Exception) -> bool:
+    """Whether building the AST stopped at the file's nesting: deeper than direct.py
+    builds, or out of stack in Lark's Transformer (a `{...}` in a string, or a parser the
+    loop can't run). The Transformer hands on a RecursionError raised in its own frames
+    as it is, and wraps one raised inside a Builder callback in a VisitError, once more
+    for each transform it is inside (a `{...}` is transformed inside its string's)."""
     while isinstance(err, VisitError):
         err = err.orig_exc
-    return isinstance(err, RecursionError)
+    return isinstance(err, (RecursionError, direct.TooDeep))
 
 
 def parse_file(path: str) -> ast.Module:
@@ -122,19 +134,35 @@ def parse_file(path: str) -> ast.Module:
 
 
 def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
-    """The parse tree of an expression written inside a string, or its syntax error."""
+    """The parse tree of an expression written inside a string, or its syntax error;
+    direct.TooDeep if it nests more than direct.MAX_TEXT_DEPTH levels."""
     try:
-        return _expr_tree(parser(), src)
+        tree, depth = _expr_tree(parser(), src)
     except UnexpectedInput as err:
         return syntax_diagnostic(path, err, line_offset, col_offset)
+    if depth > direct.MAX_TEXT_DEPTH:
+        raise direct.TooDeep
+    return tree
 
 
 @functools.lru_cache(maxsize=1024)
-def _expr_tree(p: Lark, src: str):
-    """A `{...}` expression's tree, parsed once per text (the same few recur: `{p}`...);
-    the Builder reads trees and never changes them, and places them where they are."""
+def _expr_tree(p: Lark, src: str) -> tuple:
+    """A `{...}` expression's tree and its depth, parsed once per text (the same few recur:
+    `{p}`...); the Builder reads trees and never changes them, and places them where they are."""
     tree = _tree(src, "expr")
-    return tree if tree is not None else p.parse(src, start="expr")
+    if tree is None:
+        tree = p.parse(src, start="expr")
+    return tree, _depth(tree)
+
+
+def _depth(tree) -> int:
+    """The levels of nodes in a parse tree, counted without recursion."""
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return deepest
 
 
 # ------------------------------------------------------------------ syntax errors
@@ -154,9 +182,6 @@ def _parse_file_tree(path: str, text: str):
     When that line is where the error is (a declaration written inside a block), the rest
     of the block follows that declaration: errors before the next declaration line come
     from that rest, not from mistakes of their own, and are passed over."""
-    tree = _tree(text, "start")
-    if tree is not None:
-        return tree
     errors: list[UnexpectedInput] = []
     seen: list[UnexpectedInput] = []
     rest_of_block_until = restarted_at = -1

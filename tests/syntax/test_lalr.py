@@ -54,9 +54,9 @@ def test_files_and_the_expressions_in_their_strings_are_parsed_by_the_loop(monke
     starts = []
     real = lalr.Driver.parse
 
-    def counted(self, text, start):
+    def counted(self, text, start, callbacks=None):
         starts.append(start)
-        return real(self, text, start)
+        return real(self, text, start, callbacks)
 
     monkeypatch.setattr(lalr.Driver, "parse", counted)
     module = parse.parse_new(str(tmp_path / "g.game"), 'game "G" players 2..2\nconst X = 1\n'

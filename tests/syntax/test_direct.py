@@ -1,0 +1,102 @@
+"""Building while parsing (ruledsl/syntax/direct.py) gives the AST the Builder's transform
+of Lark's tree gives, spans and errors included, and bounds how deep a file nests."""
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from lark.exceptions import UnexpectedInput
+
+from ruledsl.errors import RuleError
+from ruledsl.syntax import ast, direct, parse
+from ruledsl.syntax.parse_decls import Builder
+from support import ROOT
+
+FILES = sorted(p for folder in ("games", "examples", "tests") for p in (ROOT / folder).rglob("*.game"))
+CHARACTERS = list('{}()[]=<>+-*/%.,:?#"\\ \n\tdx09_aZ') + ["..", "->", "say \"{x}\"", "2d6", "none", "rule"]
+
+
+def _transformed(path: str, text: str):
+    """(declarations, errors) as Lark's tree and the Builder's transform give them, or None
+    for a text Lark refuses."""
+    builder = Builder(path, functools.partial(parse._read_expr, path))
+    try:
+        tree = parse.parser().parse(text, start="start")
+    except UnexpectedInput:
+        return None
+    return builder.transform(tree).children, builder.errors
+
+
+def _built(path: str, text: str):
+    """(declarations, errors) built while parsing, or None where the loop gives up."""
+    builder = Builder(path, functools.partial(parse._read_expr, path))
+    module = parse._built_while_parsing(builder, text)
+    return None if module is None else (module.children, builder.errors)
+
+
+def _agrees(path: str, text: str) -> bool:
+    expected = _transformed(path, text)
+    assert _built(path, text) == expected  # msgspec nodes compare their spans too
+    return expected is not None
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_game_file_is_built_as_the_transform_builds_it(path):
+    assert _agrees(str(path), path.read_text(encoding="utf-8")) or "syntax" in path.name
+
+
+def test_mutated_texts_are_built_as_the_transform_builds_them():
+    rng = random.Random(5)
+    texts = [p.read_text(encoding="utf-8") for p in FILES if p.stat().st_size < 6000]
+    built = 0
+    for _ in range(120):
+        text = rng.choice(texts)
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + rng.choice(CHARACTERS + [""]) + text[at + rng.choice([0, 0, 1, 3]):]
+        built += _agrees("m.game", text)
+    assert 10 < built < 120
+
+
+def test_builder_errors_are_the_transforms_in_order():
+    text = ('game "T" players 2..2\nconst A = 99999999999999999999\nrule r() {\n  x.y\n'
+            '  say "{99999999999999999999}"\n}\n')
+    decls, errors = _built("e.game", text)
+    assert [d.code for d in errors] == ["E005", "E003", "E005"]
+    assert (decls, errors) == _transformed("e.game", text)
+
+
+def _sum_of(terms: int) -> str:
+    return 'game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { n = ' + " + ".join(["1"] * terms) + " }\n"
+
+
+def test_a_file_nested_deeper_than_the_limit_is_e004_whatever_the_stack():
+    deepest = direct.MAX_DEPTH - 3  # a sum of n terms is n - 1 levels, in a rule, its block and statement
+    assert isinstance(parse._parse_text("t.game", _sum_of(deepest)), ast.Module)
+    with pytest.raises(RuleError) as err:
+        parse._parse_text("t.game", _sum_of(deepest + 1))
+    assert [d.code for d in err.value.diagnostics] == ["E004"]
+
+
+def test_an_expression_in_a_string_has_a_limit_of_its_own():
+    def say(terms):
+        return 'game "T" players 2..4\nrule flow() { say "{' + " + ".join(["1"] * terms) + '}" }\n'
+    assert isinstance(parse._parse_text("t.game", say(direct.MAX_TEXT_DEPTH)), ast.Module)
+    with pytest.raises(RuleError) as err:
+        parse._parse_text("t.game", say(direct.MAX_TEXT_DEPTH + 2))
+    assert [d.code for d in err.value.diagnostics] == ["E004"]
+
+
+def test_a_builder_of_a_rule_that_passes_a_lone_child_on_builds_from_the_tree():
+    """`?atom: ... | "(" expr ")"` passes the expression on, and Lark widens its container
+    to the brackets after it is made: a Builder with a callback for `atom` gets none of
+    this module's callbacks, and its file is built from Lark's tree."""
+    class AtomBuilder(Builder):
+        def atom(self, meta, *children):
+            return children[0]
+
+    text = 'game "T" players 2..2\nshared { n: int = 0 }\nrule flow() { n = (1 + 2) }\n'
+    assert direct.callbacks(parse.driver(), AtomBuilder("t.game", None)) is None
+    assert direct.callbacks(parse.driver(), Builder("t.game", None)) is not None
+    assert _built("t.game", text)[0][2].body[0].span.end_col == 26  # `n = (1 + 2)` to its `)`

@@ -6,6 +6,8 @@ puts this folder on sys.path, so tests write `from support import ...`.
 Paths
     ROOT          the repository root (games/, examples/ below it)
     GAMES         tests/fixtures/games, the small games written for the tests
+    repository_game_files  every .game file of the repository, the tests' own too
+    mutated_texts  small game files with a few characters or words put in, cut or changed
 Running things
     run_cli       `ruledsl ARGS...` through click's CliRunner (in process); returns the Result
     run_process   `python -m ruledsl ARGS...` in a real process (exit codes, no traceback)
@@ -47,6 +49,28 @@ from ruledsl.play.transcript import TranscriptWriter, parse_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path(__file__).parent / "fixtures" / "games"
+
+
+def repository_game_files() -> list:
+    """Every .game file of the repository: games/, examples/ and the tests' own."""
+    return sorted(p for folder in ("games", "examples", "tests") for p in (ROOT / folder).rglob("*.game"))
+
+
+MUTATIONS = list('{}()[]=<>+-*/%.,:?#"\\ \n\tdx09_aZ') + ["..", "->", "==", "+=", "2d6", "game", "rule", "none",
+                                                        'say "{x}"']
+
+
+def mutated_texts(seed: int, count: int, max_size: int = 6000):
+    """`count` texts of the repository's game files under `max_size` characters, each with
+    one to three characters or words (MUTATIONS) put in, over others or in place of none."""
+    rng = random.Random(seed)
+    texts = [p.read_text(encoding="utf-8") for p in repository_game_files() if p.stat().st_size < max_size]
+    for _ in range(count):
+        text = rng.choice(texts)
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + rng.choice(MUTATIONS + [""]) + text[at + rng.choice([0, 0, 1, 2, 5]):]
+        yield text
 
 
 # ---------------------------------------------------------------- running things

@@ -3,7 +3,6 @@ of Lark's tree gives, spans and errors included, and bounds how deep a file nest
 from __future__ import annotations
 
 import functools
-import random
 
 import pytest
 from lark.exceptions import UnexpectedInput
@@ -11,10 +10,9 @@ from lark.exceptions import UnexpectedInput
 from ruledsl.errors import RuleError
 from ruledsl.syntax import ast, direct, parse
 from ruledsl.syntax.parse_decls import Builder
-from support import ROOT
+from support import ROOT, mutated_texts, repository_game_files
 
-FILES = sorted(p for folder in ("games", "examples", "tests") for p in (ROOT / folder).rglob("*.game"))
-CHARACTERS = list('{}()[]=<>+-*/%.,:?#"\\ \n\tdx09_aZ') + ["..", "->", "say \"{x}\"", "2d6", "none", "rule"]
+FILES = repository_game_files()
 
 
 def _transformed(path: str, text: str):
@@ -47,15 +45,7 @@ def test_every_game_file_is_built_as_the_transform_builds_it(path):
 
 
 def test_mutated_texts_are_built_as_the_transform_builds_them():
-    rng = random.Random(5)
-    texts = [p.read_text(encoding="utf-8") for p in FILES if p.stat().st_size < 6000]
-    built = 0
-    for _ in range(120):
-        text = rng.choice(texts)
-        for _ in range(rng.randrange(1, 4)):
-            at = rng.randrange(len(text) + 1)
-            text = text[:at] + rng.choice(CHARACTERS + [""]) + text[at + rng.choice([0, 0, 1, 3]):]
-        built += _agrees("m.game", text)
+    built = sum(_agrees("m.game", text) for text in mutated_texts(seed=5, count=120))
     assert 10 < built < 120
 
 

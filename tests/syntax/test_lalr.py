@@ -2,7 +2,6 @@
 token and position for position, and gives up wherever Lark would raise."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -11,11 +10,10 @@ from lark.exceptions import UnexpectedInput
 
 from ruledsl.syntax import lalr, parse, tables
 from ruledsl.syntax.grammar import grammar_text
-from support import ROOT
+from support import ROOT, mutated_texts, repository_game_files
 
-FILES = sorted(p for folder in ("games", "examples", "tests") for p in (ROOT / folder).rglob("*.game"))
+FILES = repository_game_files()
 INTERPOLATION = re.compile(r"\{([^{}\"\n]*)\}")
-CHARACTERS = list("{}()[]=<>+-*/%.,:?#\"\\ \n\tdx09_aZ") + ["..", "->", "==", "+=", "2d6", "x", "game", "rule"]
 
 
 def _same(ours, lark_s) -> None:
@@ -73,16 +71,7 @@ def test_every_game_file_parses_as_lark_parses_it(path):
 
 
 def test_mutated_texts_parse_as_lark_parses_them():
-    rng = random.Random(12)
-    texts = [p.read_text(encoding="utf-8") for p in FILES if p.stat().st_size < 6000]
-    parsed = 0
-    for _ in range(150):
-        text = rng.choice(texts)
-        for _ in range(rng.randrange(1, 4)):
-            at = rng.randrange(len(text) + 1)
-            cut = rng.choice([0, 0, 1, 2, 5])
-            text = text[:at] + rng.choice(CHARACTERS + [""]) + text[at + cut:]
-        parsed += _agrees(text)
+    parsed = sum(_agrees(text) for text in mutated_texts(seed=12, count=150))
     assert 10 < parsed < 150  # both kinds were tried: texts Lark parses and texts it refuses
 
 

@@ -100,8 +100,9 @@ CODES = {
     'E401': ('compile', 'a card row or label that needs a value fixed only when a game starts (`player_count`, '
                         'state)'),
     'E402': ('compile', "more than 100,000 cards in a game (or a row's range over 1,000,000)"),
-    'E403': ('compile', 'an expression or statements nested too deeply for the code generator (Python parses about '
-                        '200 levels of brackets; split it with `let`, defs or rules)'),
+    'E403': ('compile', 'an expression or statements nested too deeply or too long for the code generator (Python '
+                        'parses about 200 levels of brackets; one generated function is at most 200,000 '
+                        'characters; split it with `let`, defs or rules)'),
     'R000': ('run', 'a rule step failed on a value out of place (usually a none where a value was needed)'),
     'R001': ('run', 'an attribute/field of `none`'),
     'R002': ('run', 'list index out of range'),

@@ -22,6 +22,12 @@ import types
 from .. import cache
 
 MAX_DEFERRED = 2900  # characters of text
+# The longest text compiled at all: Python's compiler takes about 130 bytes of memory a
+# character of text (a rule of 40,000 statements in one function took 1.6 GB). The
+# shipped games' longest is 9,000; ops.py splits long runs of statements (MAX_STRETCH),
+# so a longer text is an expression of tens of thousands of parts, or a whole rule's
+# generator (whole.py then runs the rule's op list).
+MAX_SOURCE = 200_000
 MAX_BRACKETS = 190
 DEEP_LINE = "\n" + "    " * 16
 
@@ -77,14 +83,14 @@ def _on_any_stack(source: str, filename: str, group: str):
     runs out of room, the text is compiled on a fresh stack (a thread of its own): whether
     it compiles never depends on where it was first called."""
     try:
-        return cache.compiled(source, filename, group)
+        return compiled(source, filename, group)
     except RecursionError:
         pass
     out: list = []
 
     def fresh():
         try:
-            out.append(cache.compiled(source, filename, group))
+            out.append(compiled(source, filename, group))
         except BaseException as err:  # noqa: BLE001 - raised again below, on the caller's stack
             out.append(err)
     thread = threading.Thread(target=fresh, name="ruledsl compile")
@@ -93,3 +99,11 @@ def _on_any_stack(source: str, filename: str, group: str):
     if isinstance(out[0], BaseException):
         raise out[0]
     return out[0]
+
+
+def compiled(source: str, filename: str, group: str):
+    """compile() of a generated text through the code cache of `group` (cache.compiled);
+    a text longer than MAX_SOURCE is refused as Python refuses one too deep (SyntaxError)."""
+    if len(source) > MAX_SOURCE:
+        raise SyntaxError(f"{len(source):,} characters of generated code in one function: too long to compile")
+    return cache.compiled(source, filename, group)

@@ -182,8 +182,8 @@ class _Stretch(StatementTexts):
         except (SyntaxError, RecursionError, MemoryError):
             if self.as_text:
                 raise _TooDeep from None
-            raise RuleError([Diagnostic(span, "E403", "these statements are nested too deeply to compile; "
-                                                      "split them into rules")]) from None
+            raise RuleError([Diagnostic(span, "E403", "these statements are nested too deeply or too long "
+                                                      "to compile; split them into rules")]) from None
 
     # ------------------------------------------------------------ statements
     def leaf(self, lines, s, depth, mark):

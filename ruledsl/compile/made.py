@@ -65,12 +65,12 @@ def namespace(gen, checked) -> dict:
 def built(source, ns, gen, span, written=None):
     """Compiles the generated text (deferred.py; `written` may give a better text on its
     first call). An expression nested too deeply for Python's parser (about 200 levels of
-    brackets; an aggregate adds three) is E403."""
+    brackets; an aggregate adds three), or too long (deferred.MAX_SOURCE), is E403."""
     try:
         return deferred.function(source, f"<ruledsl code at {span.where()}>", gen.p.path, ns, "_expr", written)
     except (SyntaxError, RecursionError, MemoryError):
-        raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply to compile; split it "
-                                                  "with 'let' or defs")]) from None
+        raise RuleError([Diagnostic(span, "E403", "this expression is nested too deeply or too long to compile; "
+                                                  "split it with 'let' or defs")]) from None
 
 
 class Checked:

@@ -9,6 +9,10 @@ from .inplace import MAX_NESTING, over_players, stretch_op, stretch_run
 from .watch import watched, writes
 
 INLINE_DEPTH = 16  # straight rules calling straight rules: at most this deep is run in place
+# Statements (those inside ifs and loops too) written into one stretch: a longer run is
+# split, a longer if or loop or straight rule runs as ops, so that no generated function
+# comes near deferred.MAX_SOURCE (the shipped games' longest run is about 40).
+MAX_STRETCH = 200
 RETURNED = "returned value"  # the local `return r(...)` passes the result of r through (no file can name it)
 # The statements that may ask for chance: a roll, a shuffle, a draw (from a zone that
 # refills, by shuffling). Compiled apart (compile_game's chance_apart), each asks before it
@@ -91,7 +95,7 @@ class OpEmitter:
         if self.chance_apart and isinstance(s, CHANCE):
             return False  # its own op (block), and so never in a stretch, a straight rule or a simple if
         if s.compound:
-            return self.fuse and depth < MAX_NESTING and all(
+            return self.fuse and depth < MAX_NESTING and (depth > 0 or written_size(s) <= MAX_STRETCH) and all(
                 self.runs_in_place(t, straight_rule, depth + 1) for body in s.bodies() for t in body)
         in_place = getattr(self, "in_place_" + type(s).__name__, None)  # straight in some games only
         if in_place is not None:
@@ -125,15 +129,21 @@ class OpEmitter:
 
     def block(self, code, stmts):
         run: list = []  # consecutive simple statements, emitted as one op
+        written = 0  # statements in the run, those inside its ifs and loops too
         for s in stmts:
             if self.is_simple(s):
+                size = written_size(s)
+                if written + size > MAX_STRETCH:
+                    self.simple_run(code, run)
+                    run, written = [], 0
                 run.append(s)
+                written += size
                 if not self.fuse:
                     self.simple_run(code, run)
-                    run = []
+                    run, written = [], 0
                 continue
             self.simple_run(code, run)
-            run = []
+            run, written = [], 0
             if self.chance_apart and isinstance(s, CHANCE):
                 self.simple_run(code, [s])  # an op that asks for chance before it changes anything
             else:
@@ -186,6 +196,11 @@ def statements(body):
                     yield from statements(part)
 
 
+def written_size(s) -> int:
+    """The statements a stretch writes for statement `s`: itself and those inside it."""
+    return sum(1 for _ in statements((s,)))
+
+
 def called(s) -> str | None:
     """The rule a statement calls (`r(...)`, `let x = r(...)`, `return r(...)`), if any:
     rules are called nowhere else."""
@@ -215,7 +230,8 @@ def straight_rules(model, is_simple) -> set:
     Worked out from the rules that call no rule upwards (not by recursion: a file may
     chain thousands of rules)."""
     callees = rule_calls(model)  # a rule calling others where no stretch can (a loop, a let) is not simple
-    simple = {name: rule.returns is None and all(is_simple(s) for s in rule.body) for name, rule in model.rules.items()}
+    simple = {name: rule.returns is None and sum(map(written_size, rule.body)) <= MAX_STRETCH
+              and all(is_simple(s) for s in rule.body) for name, rule in model.rules.items()}
     depth: dict = {}  # rule -> how deep its calls of straight rules go (1: none), or 0: not straight
     for name in upwards(callees):
         below = [depth[c] for c in callees[name]]

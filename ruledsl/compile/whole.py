@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import itertools
 
-from .. import cache
 from ..errors import GameRuntimeError
 from ..syntax import ast
 from ..runtime.machine import Decision
+from . import deferred
 from .decide import nobody_chooses, nothing_to_choose
 from .inline import _Inlined
 from .inplace import _Stretch, _TooDeep
@@ -86,7 +86,7 @@ def whole_rule(emitter, code, body):
         text = WHOLE_TEMPLATE.format(body=gen.block(body, 2))
         if not gen.pauses:
             return None  # a straight rule: its stretch runs as fast (see _Whole.pause)
-        compiled = cache.compiled(text, f"<ruledsl rule at {code.span.where()}>", emitter.p.path)
+        compiled = deferred.compiled(text, f"<ruledsl rule at {code.span.where()}>", emitter.p.path)
     except (_Unsupported, _TooDeep, SyntaxError, RecursionError, MemoryError):
         return None
     gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned)

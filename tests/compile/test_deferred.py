@@ -8,6 +8,7 @@ import pytest
 
 from ruledsl import cache
 from ruledsl.compile import deferred
+from ruledsl.errors import RuleError
 from ruledsl.pipeline import load_game
 from support import ROOT, random_playout
 
@@ -96,3 +97,23 @@ def test_a_better_text_runs_from_the_first_call_unless_python_refuses_it(compile
     g = deferred.function("def _g(a):\n    return a + 1\n", "<t>", "g", {}, "_g", better=lambda: (deep, {}))
     assert g(1) == 2 and g(5) == 6
     assert compiles[-1] == "def _g(a):\n    return a + 1\n"
+
+
+def test_a_text_longer_than_max_source_is_refused_before_python_compiles_it(monkeypatch):
+    compiles = []
+    monkeypatch.setattr(cache, "compiled",
+                        lambda source, *rest: compiles.append(source) or compile(source, "t", "exec"))
+    text = "x = [" + "1, " * (deferred.MAX_SOURCE // 3) + "]\n"
+    with pytest.raises(SyntaxError, match="too long to compile"):
+        deferred.function(text, "<t>", "g", {}, "x")
+    deferred.compiled(text[:deferred.MAX_SOURCE - 2] + "]\n", "<t>", "g")
+    assert len(compiles) == 1  # only the one inside the bound reached Python
+
+
+def test_an_expression_too_long_to_compile_is_e403(tmp_path, monkeypatch):
+    monkeypatch.setattr(deferred, "MAX_SOURCE", 4000)
+    path = tmp_path / "t.game"
+    path.write_text('game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { n = size([' + "1, " * 1500 + "1]) }\n")
+    with pytest.raises(RuleError) as err:
+        load_game(str(path))
+    assert [d.code for d in err.value.diagnostics] == ["E403"] and "too long" in err.value.diagnostics[0].message

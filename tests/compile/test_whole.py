@@ -482,3 +482,19 @@ rule flow() {
 """
     m, _, asked = both(tmp_path, text, ["2", "pass", "1"])
     assert asked == ["k", "again", "k"] and m.pending is None and m.result.reason == "enough"
+
+
+def test_a_rule_too_long_for_one_generator_runs_its_op_list(tmp_path, monkeypatch):
+    """A whole rule's generator is one function: where its text is longer than Python is
+    given to compile (deferred.MAX_SOURCE), the rule runs as ops, and plays the same."""
+    from ruledsl.compile import deferred
+    text = ('shared { n: int = 0 }\nrule flow() {\n  if n == 0 { ' + "n += 1 " * 300 + '}\n'
+            '  choose by seat(0) as "pick" { option "a" { n += 1 } option "b" { n += 2 } }\n}\n')
+    monkeypatch.setattr(deferred, "MAX_SOURCE", 20_000)
+    long = text_program(tmp_path, text)
+    m = Machine(long, 2, FixedChance(), fast=True)
+    assert long.rules["flow"].whole is None and m.pending is not None
+    choose_labels(m, ["b"])
+    assert m.w.shared["n"] == 302
+    monkeypatch.setattr(deferred, "MAX_SOURCE", 200_000)
+    assert Machine(text_program(tmp_path, text), 2, FixedChance(), fast=True).program.rules["flow"].whole is not None

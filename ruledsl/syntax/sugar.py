@@ -19,7 +19,8 @@ from . import ast
 def lower(decls, errors: list | None = None) -> list:
     """The declarations with their sugar lowered; what can't be lowered is reported to `errors`."""
     rows = SpaceRows(decls, errors if errors is not None else [])
-    return [ast.transform(rows.expand(d) if isinstance(d, ast.Board) else d, _lower) for d in decls]
+    # (a statement is no part of an expression: expressions, most of the nodes, are not looked into)
+    return [ast.transform(rows.expand(d) if isinstance(d, ast.Board) else d, _lower, keep=(ast.Expr,)) for d in decls]
 
 
 def _lower(node):

@@ -104,20 +104,21 @@ def walk(node):
 _LEAVES = frozenset({str, int, bool, type(None)})
 
 
-def transform(node, fn):
-    """`node` rebuilt bottom up, with `fn(n)` in place of each node `n` (children first)."""
+def transform(node, fn, keep: tuple = ()):
+    """`node` rebuilt bottom up, with `fn(n)` in place of each node `n` (children first);
+    nodes of the classes `keep` are left as they are, and not looked into."""
     cls = node.__class__
     if cls in _LEAVES:  # most parts are names, numbers and absent parts
         return node
     if isinstance(node, tuple):
-        items = tuple(transform(item, fn) for item in node)
+        items = tuple(transform(item, fn, keep) for item in node)
         return node if all(a is b for a, b in zip(items, node)) else items
-    if not issubclass(cls, Node):
+    if not issubclass(cls, Node) or issubclass(cls, keep):
         return node
     changes = {}
     for f in syntax_fields(cls):
         old = getattr(node, f.name)
-        new = transform(old, fn)
+        new = transform(old, fn, keep)
         if new is not old:
             changes[f.name] = new
     return fn(evolve(node, **changes) if changes else node)  # unchanged parts are kept, not copied

@@ -198,7 +198,7 @@ def statements(body):
 
 def written_size(s) -> int:
     """The statements a stretch writes for statement `s`: itself and those inside it."""
-    return sum(1 for _ in statements((s,)))
+    return sum(1 for _ in statements((s,))) if s.compound else 1
 
 
 def called(s) -> str | None:

@@ -133,7 +133,7 @@ class GameRuntimeError(UserError):
         d = self.diagnostic
         head = str(self)
         try:
-            with open(d.span.path, encoding="utf-8") as fh:
+            with open(d.span.path, encoding="utf-8-sig") as fh:  # as parse_cache.read_source reads it
                 source = fh.read()
         except (OSError, UnicodeDecodeError):
             return head

@@ -27,9 +27,10 @@ FORMAT = b"ruledsl parse cache 2"  # 2: a span stored without its path (cache.du
 
 
 def read_source(path: str) -> str:
-    """The text of a file, or RuleError E002 when it cannot be read."""
+    """The text of a file, or RuleError E002 when it cannot be read. A byte order mark (an
+    editor's, on Windows) is no part of the text ("utf-8-sig")."""
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:
             return fh.read()
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)

@@ -178,3 +178,17 @@ def test_a_module_nested_too_deeply_to_pickle_is_parsed_not_kept(cache_dir, pars
     assert parse.parse_text("deep.game", text) == first
     assert parses == ["deep.game", "deep.game"]
     assert entries(cache_dir) == []
+
+
+def test_a_file_saved_with_a_byte_order_mark_reads_as_without_it(tmp_path):
+    text = 'game "T" players 2..2\nshared { n: int = 0 }\nrule flow() { n = 1 }\n'
+    with_mark, without = tmp_path / "bom.game", tmp_path / "plain.game"
+    with_mark.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    without.write_text(text, encoding="utf-8")
+    assert parse_cache.read_source(str(with_mark)) == text
+    assert load_game(str(with_mark)).loaded.rules_sha256 == load_game(str(without)).loaded.rules_sha256
+    bad = tmp_path / "bad.game"
+    bad.write_bytes(b"\xef\xbb\xbf" + b'game "T" players 2..2\nrule flow() { x = 1 }\n')
+    with pytest.raises(RuleError) as err:
+        load_game(str(bad))
+    assert err.value.diagnostics[0].span.line == 2 and "rule flow() { x = 1 }" in err.value.render()

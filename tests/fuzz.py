@@ -54,7 +54,7 @@ def game_files() -> list:
 # ---------------------------------------------------------------- game mutants
 def mutate(text: str, rng: random.Random) -> str:
     lines = text.split("\n")
-    kind = rng.randrange(10)
+    kind = rng.randrange(13)
     i = rng.randrange(len(lines))
     if kind in (7, 8, 9):  # a line with an aggregate (a range), if the file has one
         pattern = RANGE if kind == 9 else AGGREGATE
@@ -83,6 +83,15 @@ def mutate(text: str, rng: random.Random) -> str:
         lines[i] = re.sub(r"(\b(?:count|any|all|sum|first|max|min)\([^():]*):[^():]*\)", r"\1)", lines[i])
     elif kind == 9:  # a range made empty or one long: no cards, no spaces, no turns
         lines[i] = RANGE.sub(lambda m: rng.choice(["1..0", "0..-1", f"{m.group(1)}..{m.group(1)}"]), lines[i])
+    elif kind == 10:  # the line deep inside ifs: the stages walk the tree recursively (E004 or it runs)
+        depth = rng.choice([20, 150, 180, 220, 300, 500])
+        lines[i] = "if true { " * depth + lines[i] + " }" * depth
+    elif kind == 11:  # a number made a deep expression: brackets, or a long sum (E232, E004, E403 or it runs)
+        depth = rng.choice([50, 130, 250, 500])
+        deep = rng.choice([lambda d: "(" * depth + d + ")" * depth, lambda d: " + ".join([d] * depth)])
+        lines[i] = re.sub(r"\b\d+\b", lambda m: deep(m.group(0)), lines[i], count=1)
+    elif kind == 12:  # the line many times over: a long run of statements (split into stretches)
+        lines[i:i + 1] = [lines[i]] * rng.choice([100, 400, 2000])
     else:
         lines = lines[:i]
     return "\n".join(lines)

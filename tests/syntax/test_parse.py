@@ -141,27 +141,44 @@ def test_a_changed_grammar_is_not_read_from_the_cached_parser(tmp_path, monkeypa
         parse.parser.cache_clear()
 
 
-def _nesting(terms: int, in_text: bool) -> str:
-    sum_of = " + ".join(["1"] * terms)
-    stmt = f'say "{{{sum_of}}}"' if in_text else f"n = {sum_of}"
-    return 'game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { ' + stmt + " }\n"
+NESTINGS = {  # a sum of `terms` terms: in a rule, inside a string's {...}, or over a string's {...}
+    "in a rule": lambda terms: "n = " + " + ".join(["1"] * terms),
+    "in a string's {...}": lambda terms: 'say "{' + " + ".join(["1"] * terms) + '}"',
+    "over a string's {...}": lambda terms: 'n = size("{n + 1}")' + " + 1" * terms,
+}
 
 
-@pytest.mark.parametrize("in_text,deepest", [(False, 620), (True, 200)], ids=["in a rule", "in a string's {...}"])
-def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, in_text, deepest):
+def _outcome(terms: int, where: str) -> str:
+    text = 'game "T" players 2..4\nshared { n: int = 0 }\nrule flow() { ' + NESTINGS[where](terms) + " }\n"
+    try:
+        parse_text("t.game", text)
+        return "parsed"
+    except RuleError as err:
+        assert [d.code for d in err.diagnostics] == ["E004"], terms
+        return "E004"
+
+
+@pytest.mark.parametrize("loop", [True, False], ids=["built while parsing", "Lark and its Transformer"])
+@pytest.mark.parametrize("where", NESTINGS)
+def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, where, loop):
     """Around the depth where reading a file stops (direct.py's limits; where Lark's
-    Transformer builds, when Python's stack runs out, in the parser's frames or in a
-    Builder callback's), the file is E004, never an internal error."""
+    Transformer builds, where Python's stack runs out: in the parser's frames or in a
+    Builder callback's, one or two transforms deep), the file is E004, never an internal
+    error. The depth is found by halving, then every depth around it is read."""
     monkeypatch.setenv(grammar.CACHE_ENV, "")  # 400 deep files are no use to the parse cache
-    outcomes = set()
-    for terms in range(20, deepest, 4):
-        try:
-            parse_text("t.game", _nesting(terms, in_text))
-            outcomes.add("parsed")
-        except RuleError as err:
-            assert [d.code for d in err.diagnostics] == ["E004"], terms
-            outcomes.add("E004")
-    assert outcomes == {"parsed", "E004"}
+    if not loop:
+        monkeypatch.setattr(parse, "driver", lambda: None)
+    parse._expr_tree.cache_clear()
+    parsed, refused = 20, 2000
+    assert (_outcome(parsed, where), _outcome(refused, where)) == ("parsed", "E004")
+    while refused - parsed > 1:
+        middle = (parsed + refused) // 2
+        if _outcome(middle, where) == "parsed":
+            parsed = middle
+        else:
+            refused = middle
+    for terms in range(parsed - 12, parsed + 12):
+        _outcome(terms, where)
 
 
 def test_a_recursion_error_inside_a_builder_callback_is_e004(monkeypatch):

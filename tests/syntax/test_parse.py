@@ -169,7 +169,7 @@ def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, where, loop):
     if not loop:
         monkeypatch.setattr(parse, "driver", lambda: None)
     parse._expr_tree.cache_clear()
-    parsed, refused = 20, 2000
+    parsed, refused = 20, 1000
     assert (_outcome(parsed, where), _outcome(refused, where)) == ("parsed", "E004")
     while refused - parsed > 1:
         middle = (parsed + refused) // 2
@@ -177,7 +177,7 @@ def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, where, loop):
             parsed = middle
         else:
             refused = middle
-    for terms in range(parsed - 12, parsed + 12):
+    for terms in range(parsed - 8, parsed + 8):
         _outcome(terms, where)
 
 

@@ -2,6 +2,8 @@
 time without cascades, and a changed grammar is never read from a stale cached parser."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from ruledsl.syntax import ast, grammar, parse, tables
@@ -169,16 +171,21 @@ def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, where, loop):
     if not loop:
         monkeypatch.setattr(parse, "driver", lambda: None)
     parse._expr_tree.cache_clear()
-    parsed, refused = 20, 1000
-    assert (_outcome(parsed, where), _outcome(refused, where)) == ("parsed", "E004")
-    while refused - parsed > 1:
-        middle = (parsed + refused) // 2
-        if _outcome(middle, where) == "parsed":
-            parsed = middle
-        else:
-            refused = middle
-    for terms in range(parsed - 8, parsed + 8):
-        _outcome(terms, where)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)  # Python's own: an imported package may have raised it (jedi sets 3,000)
+    try:
+        parsed, refused = 20, 1000
+        assert (_outcome(parsed, where), _outcome(refused, where)) == ("parsed", "E004")
+        while refused - parsed > 1:
+            middle = (parsed + refused) // 2
+            if _outcome(middle, where) == "parsed":
+                parsed = middle
+            else:
+                refused = middle
+        for terms in range(parsed - 8, parsed + 8):
+            _outcome(terms, where)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def test_a_recursion_error_inside_a_builder_callback_is_e004(monkeypatch):

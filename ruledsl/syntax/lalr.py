@@ -99,13 +99,10 @@ class Driver:
             else:
                 kind, value = self._scan(state, text, pos)
             end = pos + len(value)
-            column = pos - line_start + 1
+            column, line_at = pos - line_start + 1, line
             if kind in newline_types and "\n" in value:
-                line_at = line
                 line += value.count("\n")
                 line_start = pos + value.rindex("\n") + 1
-            else:
-                line_at = line
             if kind in ignore:
                 pos = end
                 continue

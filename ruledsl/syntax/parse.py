@@ -34,12 +34,6 @@ def _driver_of(p: Lark) -> lalr.Driver | None:
     return lalr.Driver.of(p, tables.PASS_CHILD)
 
 
-def _tree(text: str, start: str):
-    """The parse tree of a text without syntax errors, or None: then Lark parses it."""
-    fast = driver()
-    return None if fast is None else fast.parse(text, start)
-
-
 def _terminal_words(names) -> str:
     p = parser()
     words = set()
@@ -149,8 +143,9 @@ def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
 def _expr_tree(p: Lark, src: str) -> tuple:
     """A `{...}` expression's tree and its depth, parsed once per text (the same few recur:
     `{p}`...); the Builder reads trees and never changes them, and places them where they are."""
-    tree = _tree(src, "expr")
-    if tree is None:
+    fast = driver()
+    tree = None if fast is None else fast.parse(src, "expr")
+    if tree is None:  # a syntax error, or a parser the loop can't run
         tree = p.parse(src, start="expr")
     return tree, _depth(tree)
 

@@ -105,6 +105,7 @@ class Program(msgspec.Struct):
     enums: dict = msgspec.field(default_factory=dict)
     card_key_labels: dict = msgspec.field(default_factory=dict)  # card id -> unique label, for zones per card set
     zone_labels: dict = msgspec.field(default_factory=dict)  # zone key -> its label, made on first use (zone_label)
+    zone_label_lists: dict = msgspec.field(default_factory=dict)  # Zones.order -> its labels (zone_labels_in_order)
     card_field_rows: list | None = None  # [(label #id, card, field names)] for snapshots, made on first use
     tracks: dict = msgspec.field(default_factory=dict)  # (space, forward?) -> Track, built on first use (walk_to)
     start_worlds: dict = msgspec.field(default_factory=dict)  # players -> the World as a game starts (new_world)
@@ -238,6 +239,14 @@ class Program(msgspec.Struct):
         if per in self.cardset_ids:
             return f"{name}/{self.card_key_label(k)}"
         return f"{name}/{k}"
+
+    def zone_labels_in_order(self, order: tuple) -> list:
+        """The labels of the zones `order` lists (a World's Zones.order: every zone of a
+        player count), made once per order."""
+        labels = self.zone_label_lists.get(order)
+        if labels is None:
+            labels = self.zone_label_lists[order] = [self.zone_label(key) for key in order]
+        return labels
 
     def field_card_rows(self) -> list:
         """(snapshot key 'label #id', card id, its field names) of each card that has

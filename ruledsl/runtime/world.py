@@ -205,10 +205,12 @@ class World:
                 hide = seat is not None and seat != i and p.secret_player_fields.get(name)
                 shown[name] = "?" if hide else p.show_field("player", name, value)
             players.append(shown)
-        zones, labels = {}, p.zone_labels
-        for key, cards in self.zones.in_order():
-            label = labels.get(key) or p.zone_label(key)
-            zones[label] = self.show_zone(key, cards, seat) if cards or seat is not None else []
+        if seat is None:  # every zone, in the program's order, then the ones that hold cards
+            zones = {label: [] for label in p.zone_labels_in_order(self.zones.order)}
+            for key, cards in self.zones.filled():
+                zones[p.zone_label(key)] = [p.cards[c].label for c in cards]
+        else:
+            zones = {p.zone_label(key): self.show_zone(key, cards, seat) for key, cards in self.zones.in_order()}
         boards = {b: {s: {f: p.show_field(b, f, col[s]) for f, col in cols.items()} for s in p.boards[b].spaces}
                   for b, cols in self.spaces.items()}
         out = {
@@ -219,8 +221,12 @@ class World:
         if boards:
             out["boards"] = boards
         if p.card_fields and seat is None:
-            cols = self.cardf
-            out["card_fields"] = {key: {f: cols[f][c] for f in names} for key, c, names in p.field_card_rows()}
+            cols, rows = self.cardf, {}
+            for key, c, names in p.field_card_rows():  # loops, not comprehensions: one per card costs a call each
+                row = rows[key] = {}
+                for f in names:
+                    row[f] = cols[f][c]
+            out["card_fields"] = rows
         return out
 
     def show_zone(self, key, cards, seat):

@@ -45,3 +45,30 @@ def test_any_string_encodes_as_json_dumps_does(text):
 def test_what_msgspec_would_refuse_still_encodes_as_json_dumps_does():
     for data in ({"big": 2 ** 80}, {"n": -(2 ** 70)}, {"nested": [{"z": 1, "a": [2 ** 64]}]}):
         assert canonical_json(data) == reference(data)
+
+
+def plain_snapshot_parts(w) -> tuple:
+    """A full snapshot's zones and card fields as written plainly: every zone in the
+    program's order (its cards' labels, [] when empty), each card with fields in id order."""
+    p = w.program
+    zones = {p.zone_label(key): [p.cards[c].label for c in cards] for key, cards in w.zones.in_order()}
+    card_fields = {f"{p.cards[c].label} #{c}": {f: w.cardf[f][c] for f, _ in p.card_fields[p.cards[c].set]}
+                   for c in range(len(p.cards)) if p.card_fields.get(p.cards[c].set)}
+    return zones, card_fields
+
+
+@pytest.mark.parametrize("path", ["games/mafia_dollar.game", "games/road_to_infamy.game", "games/mafialand.game"])
+def test_a_full_snapshot_lists_every_zone_and_card_field_in_order(path):
+    """A game with hundreds of zones (one per card) and card fields: the snapshot fills in
+    only the zones that hold cards, so this pins down what it shows and in which order."""
+    program = load_game(str(ROOT / path)).program
+    seen = []
+
+    def compare(m):
+        if m.steps % 11 == 0:
+            snap, (zones, card_fields) = m.w.snapshot(), plain_snapshot_parts(m.w)
+            assert list(snap["zones"].items()) == list(zones.items())
+            assert list(snap.get("card_fields", {}).items()) == list(card_fields.items())
+            seen.append(bool(card_fields))
+    random_playout(program, program.min_players, seed=5, max_decisions=90, each_step=compare)
+    assert seen and (any(seen) or path == "games/mafialand.game")

@@ -211,8 +211,7 @@ class World:
                 zones[p.zone_label(key)] = [p.cards[c].label for c in cards]
         else:
             zones = {p.zone_label(key): self.show_zone(key, cards, seat) for key, cards in self.zones.in_order()}
-        boards = {b: {s: {f: p.show_field(b, f, col[s]) for f, col in cols.items()} for s in p.boards[b].spaces}
-                  for b, cols in self.spaces.items()}
+        boards = {b: self.show_board(b, cols) for b, cols in self.spaces.items()}
         out = {
             "shared": {k: p.show_field("shared", k, v) for k, v in self.shared.items()},
             "players": players,
@@ -228,6 +227,20 @@ class World:
                     row[f] = cols[f][c]
             out["card_fields"] = rows
         return out
+
+    def show_board(self, board: str, cols: dict) -> dict:
+        """{space: {field: shown value}} of one board, in the board's order: each field
+        labelled as a column (Program.show_field), the rows filled in by loops."""
+        labelers, shown = self.program.field_labelers, []
+        for f, col in cols.items():
+            lab = labelers.get((board, f))
+            shown.append((f, col if lab is None else {s: v if v is None else lab(v) for s, v in col.items()}))
+        rows: dict = {}
+        for s in self.program.boards[board].spaces:
+            row = rows[s] = {}
+            for f, values in shown:
+                row[f] = values[s]
+        return rows
 
     def show_zone(self, key, cards, seat):
         p = self.program

@@ -14,6 +14,7 @@ Running things
     run_text      a Machine on a game written inline: `game "T" players 2..4` + text, fixed chance
     text_program  the compiled program of such a game; choose_labels plays labels on a Machine
     record_game   plays like `ruledsl play --record`, in process; returns (machine, transcript)
+    plays_the_same  a game recorded the usual way (once a session: usual_game) and another way
     play_recorded / play_with   `ruledsl play --record` with random agents, from ROOT
     random_playout  a seeded game with random choices, stopped after N decisions
     compiled_texts  the generated texts given to Python's compile() from now on
@@ -49,6 +50,7 @@ from ruledsl.play.transcript import TranscriptWriter, parse_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path(__file__).parent / "fixtures" / "games"
+FAST_STEPS = 300  # decisions a fast-subset test plays of a game that is compared two ways (plays_the_same)
 
 
 def repository_game_files() -> list:
@@ -119,14 +121,15 @@ def choose_labels(machine, labels) -> list:
 
 
 def record_game(path: str, players: int, seed: int, kinds=None, scripts=None, max_steps=None, fast=False,
-                **load_kw):
+                game=None, **load_kw):
     """Plays a game like `ruledsl play --record` does; returns (machine, transcript text).
 
     `scripts` maps seats of kind "scripted" to their labels; `max_steps` stops the game
     after that many decisions, as `--max-steps` does; `fast` runs whole rules as
-    generators (Machine); `load_kw` goes to load_game (e.g. chance_apart).
+    generators (Machine); `load_kw` goes to load_game (e.g. chance_apart), unless `game`
+    is the game of `path` loaded already.
     """
-    game = load_game(path, **load_kw)
+    game = game or load_game(path, **load_kw)
     kinds = kinds or ["random"] * players
     scripts = scripts or {}
     agents = [make_agent(kind, seat, seed, scripts.get(seat)) for seat, kind in enumerate(kinds)]
@@ -150,10 +153,18 @@ def plays_the_same(path: str, seeds, max_steps: int, players: int | None = None,
     byte, after as many decisions and as much work."""
     players = players or max(2, repository_game(path).program.min_players)
     for seed in seeds:
-        usual, text = record_game(str(ROOT / path), players, seed, max_steps=max_steps)
+        steps, spent, text = usual_game(path, players, seed, max_steps)
         other, other_text = record_game(str(ROOT / path), players, seed, max_steps=max_steps, **way)
         assert other_text == text, f"{path} seed {seed}, {way}: another game"
-        assert (other.steps, other.spent) == (usual.steps, usual.spent)
+        assert (other.steps, other.spent) == (steps, spent)
+
+
+@functools.lru_cache(maxsize=None)
+def usual_game(path: str, players: int, seed: int, max_steps: int) -> tuple:
+    """(decisions, work spent, transcript) of a game recorded the usual way, recorded once
+    per session: several tests compare other ways of playing with the same game."""
+    usual, text = record_game(str(ROOT / path), players, seed, max_steps=max_steps, game=repository_game(path))
+    return usual.steps, usual.spent, text
 
 
 def play_with(tmp_path, monkeypatch, game_path: str, players: int, want: str, seeds=range(1, 80), max_steps=None):

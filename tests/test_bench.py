@@ -22,6 +22,7 @@ REASONS = {tic_tac_toe: {tic_tac_toe.WIN, tic_tac_toe.DRAW}, mafialand: {mafiala
            the_boss: {the_boss.BADGES, the_boss.OVERTIME}}
 
 
+@pytest.mark.slow  # a real process
 def test_bench_runs_a_short_measurement_and_reports_outcomes():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--seconds", "0.05",
                           "--games", "60", "--hw-games", "300", "--only", "tic_tac_toe", "--no-games"],
@@ -57,6 +58,7 @@ def test_the_whole_rule_ceiling_plays_the_same_games_as_the_engine(game):
     assert len(set(ours)) > 1
 
 
+@pytest.mark.slow  # every game at three player counts, through OpenSpiel too
 def test_the_games_section_reports_both_loops_for_every_game_and_player_count(capsys):
     pyspiel = bench.load_openspiel()
     bench.bench_games(type("Args", (), {"seconds": 0.01})(), pyspiel)

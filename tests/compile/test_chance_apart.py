@@ -9,7 +9,7 @@ import pytest
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.chance import ChancePause, RandomChance, ScriptedChance
 from ruledsl.runtime.machine import Machine
-from support import GAMES, ROOT, plays_the_same
+from support import FAST_STEPS, GAMES, ROOT, plays_the_same
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
 
@@ -20,7 +20,7 @@ def same_games(path, seeds, max_steps, players=None):
 
 @pytest.mark.parametrize("path", GAME_FILES)
 def test_every_game_plays_the_same_with_chance_apart(path):
-    same_games(path, range(1), max_steps=400)  # the fast subset; the slow test plays whole games
+    same_games(path, range(1), max_steps=FAST_STEPS)  # the fast subset; the slow test plays whole games
 
 
 @pytest.mark.slow

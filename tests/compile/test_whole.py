@@ -10,10 +10,11 @@ import pytest
 from ruledsl.errors import GameRuntimeError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
-from support import ROOT, FixedChance, choose_labels, compiled_texts, plays_the_same, text_program
+from support import FAST_STEPS, ROOT, FixedChance, choose_labels, compiled_texts, plays_the_same, text_program
 
 GAME_FILES = sorted(str(p.relative_to(ROOT)) for d in ("games", "examples") for p in (ROOT / d).rglob("*.game"))
-FAST_SEEDS = range(2)  # the fast subset; the slow test plays more
+FAST_SEEDS = range(1)  # the fast subset: the first decisions of one game (support.FAST_STEPS)
+END_SEEDS = range(2)  # the slow tests play these to the end, and more seeds and player counts
 SLOW_SEEDS = range(2, 12)
 
 
@@ -24,13 +25,13 @@ def same_games(path, seeds, players=None, max_steps=3000):
 
 @pytest.mark.parametrize("path", GAME_FILES)
 def test_every_game_plays_the_same_as_whole_rules(path):
-    same_games(path, FAST_SEEDS, max_steps=600)  # the first 600 decisions; the slow tests play on
+    same_games(path, FAST_SEEDS, max_steps=FAST_STEPS)  # the slow tests play on
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", GAME_FILES)
 def test_every_game_plays_the_same_to_its_end(path):
-    same_games(path, FAST_SEEDS)
+    same_games(path, END_SEEDS)
 
 
 @pytest.mark.slow

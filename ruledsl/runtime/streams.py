@@ -14,6 +14,7 @@ on every machine and Python version, and independent of PYTHONHASHSEED.
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 
 MASK = (1 << 64) - 1
@@ -26,6 +27,10 @@ def splitmix64(x: int) -> int:
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
     return x ^ (x >> 31)
 
+
+RANKS = 64
+_RANKS = tuple(splitmix64(k) for k in range(RANKS))  # order() tells copies of a name apart by these
+_first = operator.itemgetter(0)
 
 _NUMBERS: dict = {}  # text -> key_number: keys and option labels repeat all game long
 MAX_NUMBERS = 100_000
@@ -65,13 +70,24 @@ class KeyedStreams:
         return other
 
     def draw(self, key: str) -> int:
+        """splitmix64(start + n * GAMMA) for the key's n-th draw, SplitMix64 written out
+        (here, in pick and in order): agents and dice draw hundreds of times a game, and a
+        function call costs about as much as its arithmetic."""
         s = self.state.get(key)
         if s is None:
-            if self.base is None:
-                self.base = text_number(self.seed_text)
-            s = self.state[key] = [self.base ^ key_number(key), 0]
-        s[1] += 1
-        return splitmix64(s[0] + s[1] * GAMMA)
+            s = self.start(key)
+        n = s[1] = s[1] + 1
+        x = (s[0] + (n + 1) * GAMMA) & MASK
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+        return x ^ (x >> 31)
+
+    def start(self, key: str) -> list:
+        """A key's stream, at its first draw: [start, draws so far]."""
+        if self.base is None:
+            self.base = text_number(self.seed_text)
+        s = self.state[key] = [self.base ^ key_number(key), 0]
+        return s
 
     def below(self, key: str, bound: int) -> int:
         """A number in 0..bound-1, uniform (to within 2**-64)."""
@@ -95,15 +111,16 @@ class KeyedStreams:
         as long as it is still there (and no added one hashes lower)."""
         x = self.draw(key)
         numbers = _NUMBERS
-        best, best_i = MASK + 1, 0
-        for i, name in enumerate(names):
+        best, best_i, i = 0x10000000000000000, 0, 0
+        for name in names:
             k = numbers.get(name) or key_number(name)  # the dict first: this loop is hot
-            h = ((x ^ k) + GAMMA) & MASK  # splitmix64, inlined: this loop is the random agent's cost
+            h = ((x ^ k) + GAMMA) & MASK  # splitmix64, as in draw
             h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & MASK
             h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & MASK
             h ^= h >> 31
             if h < best:
                 best, best_i = h, i
+            i += 1
         return best_i
 
     def order(self, key: str, items, names) -> list:
@@ -111,10 +128,13 @@ class KeyedStreams:
         this draw (copies of one name told apart by their rank), so cards added to or
         taken from a deck leave the others' order alone."""
         x = self.draw(key)
-        seen: dict = {}
-        keyed = []
+        numbers, seen, keyed = _NUMBERS, {}, []
         for item, name in zip(items, names):
             k = seen[name] = seen.get(name, -1) + 1
-            keyed.append((splitmix64(x ^ key_number(name) ^ splitmix64(k)), item))
-        keyed.sort(key=lambda pair: pair[0])
+            h = x ^ (numbers.get(name) or key_number(name)) ^ (_RANKS[k] if k < RANKS else splitmix64(k))
+            h = (h + GAMMA) & MASK  # splitmix64, as in draw
+            h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & MASK
+            keyed.append((h ^ (h >> 31), item))
+        keyed.sort(key=_first)
         return [item for _, item in keyed]

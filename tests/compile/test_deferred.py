@@ -47,7 +47,7 @@ def test_a_generator_function_is_deferred_too(compiles):
     "x = " + "-" * 3000 + "1",  # its compiler: some 3,000 levels of other nesting (3.13: 6,000)
     "".join("    " * i + f"for a{i} in b:\n" for i in range(21)) + "    " * 21 + "pass\n",  # 20 blocks
 ])
-def test_a_text_python_refuses_is_compiled_at_once(text):
+def test_a_text_python_refuses_is_compiled_at_once(python_recursion_limit, text):
     with pytest.raises((SyntaxError, RecursionError, MemoryError)):
         compile(text, "<t>", "exec")
     assert deferred.may_fail(text)
@@ -60,7 +60,7 @@ def test_a_text_python_refuses_is_compiled_at_once(text):
     "x = " + "-" * (deferred.MAX_DEFERRED - 6) + "1",
     "".join("    " * i + f"for a{i} in b:\n" for i in range(15)) + "    " * 15 + "pass\n",
 ])
-def test_texts_just_inside_the_bounds_compile(text):
+def test_texts_just_inside_the_bounds_compile(python_recursion_limit, text):
     assert not deferred.may_fail(text)
     deferred._on_any_stack(text, "<t>", "g")  # (on pytest's stack, Python's compiler has less room)
 

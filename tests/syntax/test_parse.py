@@ -2,7 +2,6 @@
 time without cascades, and a changed grammar is never read from a stale cached parser."""
 from __future__ import annotations
 
-import sys
 
 import pytest
 
@@ -162,7 +161,7 @@ def _outcome(terms: int, where: str) -> str:
 
 @pytest.mark.parametrize("loop", [True, False], ids=["built while parsing", "Lark and its Transformer"])
 @pytest.mark.parametrize("where", NESTINGS)
-def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, where, loop):
+def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, python_recursion_limit, where, loop):
     """Around the depth where reading a file stops (direct.py's limits; where Lark's
     Transformer builds, where Python's stack runs out: in the parser's frames or in a
     Builder callback's, one or two transforms deep), the file is E004, never an internal
@@ -171,21 +170,16 @@ def test_every_depth_of_nesting_parses_or_is_e004(monkeypatch, where, loop):
     if not loop:
         monkeypatch.setattr(parse, "driver", lambda: None)
     parse._expr_tree.cache_clear()
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(1000)  # Python's own: an imported package may have raised it (jedi sets 3,000)
-    try:
-        parsed, refused = 20, 1000
-        assert (_outcome(parsed, where), _outcome(refused, where)) == ("parsed", "E004")
-        while refused - parsed > 1:
-            middle = (parsed + refused) // 2
-            if _outcome(middle, where) == "parsed":
-                parsed = middle
-            else:
-                refused = middle
-        for terms in range(parsed - 8, parsed + 8):
-            _outcome(terms, where)
-    finally:
-        sys.setrecursionlimit(limit)
+    parsed, refused = 20, 1000
+    assert (_outcome(parsed, where), _outcome(refused, where)) == ("parsed", "E004")
+    while refused - parsed > 1:
+        middle = (parsed + refused) // 2
+        if _outcome(middle, where) == "parsed":
+            parsed = middle
+        else:
+            refused = middle
+    for terms in range(parsed - 8, parsed + 8):
+        _outcome(terms, where)
 
 
 def test_a_recursion_error_inside_a_builder_callback_is_e004(monkeypatch):

@@ -2,7 +2,6 @@
 time without cascades, and a changed grammar is never read from a stale cached parser."""
 from __future__ import annotations
 
-
 import pytest
 
 from ruledsl.syntax import ast, grammar, parse, tables

@@ -32,6 +32,7 @@ def splitmix64(x: int) -> int:
 RANKS = 64
 _RANKS = tuple(splitmix64(k) for k in range(RANKS))  # order() tells copies of a name apart by these
 _first = operator.itemgetter(0)
+MANY = 32  # from this many names on, pick hashes them all at once with numpy (a game's longer menus)
 
 _NUMBERS: dict = {}  # text -> key_number: keys and option labels repeat all game long
 MAX_NUMBERS = 100_000
@@ -141,9 +142,6 @@ class KeyedStreams:
             keyed.append((h ^ (h >> 31), item))
         keyed.sort(key=_first)
         return [item for _, item in keyed]
-
-
-MANY = 32  # from this many names on, pick hashes them all at once with numpy (a game's longer menus)
 
 
 def _least_of_many(x: int, names) -> int:

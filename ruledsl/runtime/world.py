@@ -208,7 +208,7 @@ class World:
         if seat is None:  # every zone, in the program's order, then the ones that hold cards
             zones = {label: [] for label in p.zone_labels_in_order(self.zones.order)}
             for key, cards in self.zones.filled():
-                zones[p.zone_label(key)] = [p.cards[c].label for c in cards]
+                zones[p.zone_label(key)] = self.show_zone(key, cards, None)
         else:
             zones = {p.zone_label(key): self.show_zone(key, cards, seat) for key, cards in self.zones.in_order()}
         boards = {b: self.show_board(b, cols) for b, cols in self.spaces.items()}

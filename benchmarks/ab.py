@@ -3,14 +3,16 @@ turn in separate processes, round after round.
 
     python3 benchmarks/ab.py --base f2da834 examples/tic_tac_toe.game --openspiel --rounds 8
     python3 benchmarks/ab.py --base f2da834 games/mafialand.game --players 3 --seconds 3
+    python3 benchmarks/ab.py --base 8878dd4 games/bada_bing.game --players 3 --simulate
 
 The machine is shared and noisy, so one timing says little; alternating the two sides
 (base first in even rounds, the working tree first in odd ones) exposes both to the same
 load, and the spread of the per-round ratios says how far to trust their median. Each
 side runs from a folder of its own whose path is as long as the other's (instructions.py
 found that the path's length alone moves short games); each process loads the game,
-plays 3 games to warm up, then random playouts (bench.py's loops, seed 1) for
-`--seconds`, and prints playouts a second. Instruction counts (instructions.py) can't
+plays 3 games to warm up, then random playouts (bench.py's loops, seed 1; with
+`--simulate`, `ruledsl simulate`'s, with its keyed chance and agents) for `--seconds`, and
+prints playouts a second. Instruction counts (instructions.py) can't
 resolve a change of a few percent in a short game; this can, given rounds enough.
 """
 from __future__ import annotations
@@ -34,6 +36,10 @@ if engine == "openspiel":
     from ruledsl.openspiel.game import load_game as load_spiel
     spiel = load_spiel(game, players=players)
     playout = lambda rng: bench.openspiel_playout(spiel, rng)  # noqa: E731
+elif engine == "simulate":  # as `ruledsl simulate` plays: keyed chance and keyed random agents, a seed a game
+    from ruledsl.play.simulate import playout as simulated
+    program = load_game(game).program
+    playout = lambda rng: simulated(program, players, rng.randrange(2 ** 32))  # noqa: E731
 else:
     program = load_game(game).program
     playout = lambda rng: bench.ruledsl_playout(program, players, rng)  # noqa: E731
@@ -53,7 +59,7 @@ def rate(tree: Path, args) -> float:
     env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "RULEDSL_CACHE_DIR": "",
            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     out = subprocess.run([sys.executable, "-c", TIMED, args.game, str(args.players),
-                          "openspiel" if args.openspiel else "machine", str(args.seconds)],
+                          args.way, str(args.seconds)],
                          cwd=tree, env=env, capture_output=True, text=True)
     if out.returncode:
         sys.exit(f"a timed run failed in {tree}:\n{out.stderr[-2000:]}")
@@ -76,7 +82,7 @@ def rounds(base: Path, work: Path, args) -> list:
 
 def report(args, results: list) -> str:
     ratios = sorted(w / b for b, w in results)
-    through = " through the OpenSpiel adapter" if args.openspiel else ""
+    through = {"openspiel": " through the OpenSpiel adapter", "simulate": " as ruledsl simulate plays"}.get(args.way, "")
     return (f"{args.game}{through}, {args.players} players, {args.rounds} rounds of {args.seconds} s: "
             f"{args.base} {statistics.median(b for b, _ in results):,.1f} playouts/s, working tree "
             f"{statistics.median(w for _, w in results):,.1f}; working tree / base {statistics.median(ratios):.3f}x "
@@ -90,7 +96,12 @@ def main(argv=None):
     ap.add_argument("--base", required=True, help="the commit to compare with")
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--seconds", type=float, default=2.0, help="timed playouts per process")
-    ap.add_argument("--openspiel", action="store_true", help="play through the OpenSpiel adapter (pyspiel's API)")
+    way = ap.add_mutually_exclusive_group()
+    way.add_argument("--openspiel", dest="way", action="store_const", const="openspiel",
+                     help="play through the OpenSpiel adapter (pyspiel's API)")
+    way.add_argument("--simulate", dest="way", action="store_const", const="simulate",
+                     help="play as `ruledsl simulate` does (keyed chance and random agents, a seed a game)")
+    ap.set_defaults(way="machine")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix=BASE_PREFIX) as base, \
             tempfile.TemporaryDirectory(prefix=WORK_PREFIX) as work:

@@ -185,14 +185,16 @@ def test_no_speed_ratio_is_quoted_when_the_distributions_disagree(capsys, ruleds
 
 
 @pytest.mark.slow
-def test_ab_times_the_base_and_the_working_tree_in_turn():
-    """ab.py runs (it reports speed; nothing here asserts one): both sides time playouts."""
+@pytest.mark.parametrize("way,said", [([], ""), (["--simulate"], " as ruledsl simulate plays")])
+def test_ab_times_the_base_and_the_working_tree_in_turn(way, said):
+    """ab.py runs (it reports speed; nothing here asserts one): both sides time playouts,
+    in bench.py's loop or as `ruledsl simulate` plays."""
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ab.py"), "--base", "HEAD",
-                          "examples/tic_tac_toe.game", "--rounds", "2", "--seconds", "0.1"],
+                          "examples/tic_tac_toe.game", "--rounds", "2", "--seconds", "0.1", *way],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     line = out.stdout.strip().splitlines()[-1]
-    assert line.startswith("examples/tic_tac_toe.game, 2 players, 2 rounds of 0.1 s: HEAD ")
+    assert line.startswith(f"examples/tic_tac_toe.game{said}, 2 players, 2 rounds of 0.1 s: HEAD ")
     found = re.search(r"HEAD ([\d,.]+) playouts/s, working tree ([\d,.]+); working tree / base ([\d.]+)x", line)
     assert found, line
     assert all(float(value.replace(",", "")) > 0 for value in found.groups())

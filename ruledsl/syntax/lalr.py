@@ -138,7 +138,7 @@ class Driver:
                 raise _GiveUp
             what, arg = action
             if what is UNIT:
-                states[-1] = table[states[-2]][arg][1]
+                states[-1] = self._after_units(states, "$END", arg)
             else:
                 _reduce(table, callbacks, states, values, arg)
             if states[-1] == end_state:

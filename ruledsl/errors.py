@@ -70,9 +70,10 @@ class Diagnostic(msgspec.Struct, frozen=True):
         return f"    {pre}{printable(raw[start:end])}{post}\n    {caret}"
 
 
-def nests_too_deeply(path: str) -> Diagnostic:
-    """E004, where reading a file (or a later stage walking it) would run out of stack."""
-    return Diagnostic(Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression or block "
+def nests_too_deeply(path: str, span: Span | None = None) -> Diagnostic:
+    """E004, where reading a file (or a later stage walking it) would run out of stack: at
+    `span` where known, else at the file's start."""
+    return Diagnostic(span or Span(path, 1, 1), "E004", "the file nests too deeply to read (an expression or block "
                                                 "hundreds of levels deep); split it with 'let' or defs")
 
 

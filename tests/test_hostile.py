@@ -290,3 +290,22 @@ def test_any_nesting_loads_or_is_an_error_never_a_crash(tmp_path, kind):
         except RuleError as err:
             codes |= {d.code for d in err.diagnostics}
     assert "E004" in codes and codes <= {"loads", "E004", "E232", "E403"}, codes
+
+
+def test_an_override_calling_base_deep_inside_blocks_loads_or_is_an_error_never_a_crash(tmp_path):
+    """Merging a variant finds and renames the override's `base(...)` call by walking it
+    (the fuzzer found 240 ifs inside each other crashing that walk): the variant loads,
+    or gets E004 at its override."""
+    (tmp_path / "base.game").write_text('game "T" players 2..4\nshared { n: int = 0 }\n'
+                                        "rule turn() { n += 1 }\nrule flow() { turn() }\n")
+    codes = set()
+    for depth in (60, 160, 240, 300, 420):
+        path = tmp_path / f"{depth}.game"
+        path.write_text('extends "base.game"\noverride rule turn() {\n'
+                        + "if true { " * depth + "base()" + " }" * depth + "\n}\n")
+        try:
+            load_game(str(path))
+            codes.add("loads")
+        except RuleError as err:
+            codes |= {(d.code, d.span.line) for d in err.diagnostics}
+    assert "loads" in codes and ("E004", 2) in codes and codes <= {"loads", ("E004", 1), ("E004", 2)}, codes

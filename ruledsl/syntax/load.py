@@ -13,7 +13,7 @@ import os
 
 import msgspec
 
-from ..errors import Diagnostic, RuleError, Span, Suggestions
+from ..errors import Diagnostic, RuleError, Span, Suggestions, nests_too_deeply
 from . import ast, parse_cache, shipped
 
 MAX_CHAIN = 16
@@ -186,7 +186,10 @@ def merge(base: list, variant: list, errors: list) -> list:
                     index = {m.key: i for i, m in reversed(list(enumerate(merged))) if m.key is not None}
                 merged.append(d)
                 continue
-            merged[index[key]] = _keep_base(d, merged[index[key]], merged)
+            try:
+                merged[index[key]] = _keep_base(d, merged[index[key]], merged)
+            except RecursionError:  # finding and renaming `base(...)` walks the override, frames a level
+                errors.append(nests_too_deeply(d.span.path, d.span))
         elif key is not None and key in index and key != "tiebreak":
             errors.append(Diagnostic(d.span, "E106", f"'{key}' is already defined by the base game; write 'override' to replace it"))
         else:

@@ -28,7 +28,7 @@ SMALL_DEF = 24  # nodes of a def's body (with the small defs it calls written ou
 
 # A def: a function of the World and its parameters (Python variables, not an env dict),
 # called directly by the expressions that use it. Each call costs one unit of work (but
-# a light call of a small def), and its value, where it may be a number (expr.may_be_big),
+# a light call of a small def), and its value, where it may be a number (bounds.py),
 # is checked like a stored number. When the fast code fails, its checked version runs on
 # the parameters as an env.
 DEF_CHECK = """\
@@ -161,11 +161,12 @@ class DefCalls:
 
     def def_checked(self, d):
         """Whether a def's value is checked for R012 where it is written (a number), False
-        where no value of its type can be big, None where its type isn't known."""
+        where no value of its type or shape can be big (bounds.py), None where its type
+        isn't known."""
         t = d.body.note.type
         if t is None or t.kind == "any":
             return None
-        return t.kind == "int"
+        return self.owner.bounds.may_be_big(d.body)
 
 
 def light_cell(ex, name: str) -> list:

@@ -25,6 +25,7 @@ from ..check.types import Binding
 from ..errors import GameRuntimeError
 from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
+from .bounds import Bounds
 from .defs import DefCalls, SmallDefs, def_template
 from .made import CHECKED_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, built, namespace, source_text
 from .reads import TableReads
@@ -39,6 +40,7 @@ class ExprCompiler:
         self.m = model
         self.p = program
         self.small_defs = SmallDefs(model.defs)  # the defs written into the text of their calls
+        self.bounds = Bounds(model.defs)  # how big each expression's numbers can be (R012's checks)
 
     def __call__(self, e, checked: bool = False):
         """The fast function of `e`, or with `checked` its checked version."""
@@ -82,7 +84,7 @@ class ExprCompiler:
         def setup(gen):
             gen.params = names
             gen.consts.update(_span=d.span, _charge=budget.charge, _number=budget.number, MAX=budget.MAX_NUMBER)
-        return self.fast(def_template(d, may_be_big(d.body), charged), lambda gen: gen.expr(d.body),
+        return self.fast(def_template(d, self.bounds.may_be_big(d.body), charged), lambda gen: gen.expr(d.body),
                          Checked(self, d.body), d.span, setup)
 
     def each_seat(self, e, var: str, one):
@@ -129,18 +131,14 @@ def record_text(gen, names, exprs) -> str:
     return "{" + ", ".join(f"{n!r}: {gen.expr(e)}" for n, e in zip(names, exprs)) + "}"
 
 
-def may_be_big(e) -> bool:
-    """Whether the value of `e` may be a number beyond R012's bound, to be checked where it
-    is stored: a number (or of a type not known). A player or a card is a small number."""
-    t = e.note.type
-    return t is None or t.kind in ("int", "any")
-
-
 def stored_text(gen, target, op, value, newline: str) -> str:
-    """The statements of a store's fast code (`newline` indents them), by `gen`."""
+    """The statements of a store's fast code (`newline` indents them), by `gen`: a number
+    stored is checked (R012) unless the field or local holds no numbers, or `=` stores a
+    value that can't be big (bounds.py)."""
     stored = gen.expr(target)
     store = f"{stored} {op} {gen.expr(value)}"
-    if not may_be_big(target):
+    bounds = gen.owner.bounds
+    if not bounds.may_be_big(target) or (op == "=" and not bounds.may_be_big(value)):
         return store
     check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
             f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"

@@ -14,7 +14,7 @@ from ..syntax import ast
 from .cards import CardCompiler
 from .decide import DecisionCompiler
 from .defs import light_cell
-from .expr import ExprCompiler, may_be_big
+from .expr import ExprCompiler
 from .flow import FlowCompiler
 from .inline import InlineCompiler
 from .inplace import GameOver
@@ -253,9 +253,9 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
             if value.__class__ is int and not -budget.MAX_NUMBER < value < budget.MAX_NUMBER:
                 budget.number(value, span)
 
-        def bind(vm, env):  # a player or card, say: never a big number (may_be_big)
+        def bind(vm, env):  # a player or card, say, or a count: never a big number (bounds.py)
             env[name] = f(vm.w, env)
-        self.simple(code, s, let if may_be_big(s.value) else bind)
+        self.simple(code, s, let if self.x.bounds.may_be_big(s.value) else bind)
 
     def s_Assign(self, code, s):
         self.simple(code, s, self.x.store(s.target, s.op, s.value, self.assign_reference(s)))

@@ -18,7 +18,7 @@ from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from .aggregates import unfailing
-from .expr import _Gen, may_be_big, stored_text
+from .expr import _Gen, stored_text
 from .made import Checked
 
 
@@ -85,7 +85,7 @@ class StatementTexts:
 
     def t_Let(self, s):
         lines = [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
-        if not may_be_big(s.value):
+        if not self.e.x.bounds.may_be_big(s.value):
             return lines
         number, span = self.const(budget.number), self.const(s.span)
         return [*lines, f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",

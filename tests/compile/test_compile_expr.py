@@ -435,7 +435,7 @@ BIG = "3037000500 * 3037000500"  # just above 2**63 - 1
 ])
 def test_a_number_beyond_the_bound_is_r012_where_it_is_stored(tmp_path, text, line):
     """A let, a def's value and an assignment of a number check it (R012); values of other
-    types (a player, a card: small numbers) are not checked (expr.may_be_big)."""
+    types (a player, a card: small numbers) are not checked (bounds.py)."""
     for fuse in (True, False):
         (tmp_path / "t.game").write_text('game "T" players 2..4\n' + text)
         with pytest.raises(GameRuntimeError) as info:

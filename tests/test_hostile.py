@@ -292,7 +292,7 @@ def test_any_nesting_loads_or_is_an_error_never_a_crash(tmp_path, kind):
     assert "E004" in codes and codes <= {"loads", "E004", "E232", "E403"}, codes
 
 
-def test_an_override_calling_base_deep_inside_blocks_loads_or_is_an_error_never_a_crash(tmp_path):
+def test_an_override_calling_base_deep_inside_blocks_loads_or_is_an_error_never_a_crash(tmp_path, python_recursion_limit):
     """Merging a variant finds and renames the override's `base(...)` call by walking it
     (the fuzzer found 240 ifs inside each other crashing that walk): the variant loads,
     or gets E004 at its override."""

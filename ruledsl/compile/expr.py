@@ -219,6 +219,9 @@ class _Gen(CollectionGen, TableReads, DefCalls):
         return "w.n"
 
     def n_CONST(self, name):
+        value = self.m.consts[name].value
+        if value.__class__ in (ast.Int, ast.Bool) and -budget.MAX_NUMBER < value.value < budget.MAX_NUMBER:
+            return self.expr(value)  # a number or truth written as such: the value every World holds
         return f"w.consts[{name!r}]"
 
     def n_SHARED_FIELD(self, name):
@@ -263,7 +266,9 @@ class _Gen(CollectionGen, TableReads, DefCalls):
             return f"{self.column(f'w.spaces[{ot.name!r}][{name!r}]')}[{obj}]"
         if ot.kind == "card":
             if name in self.m.cardsets[ot.name].params:
-                return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
+                if self.checked:
+                    return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
+                return f"{self.const(self.p.card_column(name))}[{obj}]"
             return f"{self.column(f'w.cardf[{name!r}]')}[{obj}]"
         raise AssertionError(f"attribute {name} of {ot}")
 

@@ -56,6 +56,7 @@ def _compile_game(model, path, sources, fuse, watch, chance_apart) -> Program:
     errors = _cards(model, prog, ex)  # after defs: card labels may call them
     if errors:
         raise RuleError(errors, sources)
+    prog.fill_card_columns()
     sc = StmtCompiler(model, prog, ex, fuse, chance_apart)
     prog.chance_apart = chance_apart
     for (kind, board), trig in model.triggers.items():

@@ -85,6 +85,7 @@ class Program(msgspec.Struct):
     cards: list = msgspec.field(default_factory=list)
     cardset_ids: dict = msgspec.field(default_factory=dict)
     card_fields: dict = msgspec.field(default_factory=dict)  # set -> [(name, fn)]
+    card_columns: dict = msgspec.field(default_factory=dict)  # card attribute -> its value by card id (card_column)
     boards: dict = msgspec.field(default_factory=dict)
     zones: dict = msgspec.field(default_factory=dict)  # name -> ast.Zone
     zone_order: list = msgspec.field(default_factory=list)
@@ -114,6 +115,21 @@ class Program(msgspec.Struct):
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
     make_whole: object = None  # gives the rules their generators (compile/whole.py), at a first fast Machine
     chance_apart: bool = False  # each roll, shuffle and draw an op of its own (compile_game): a step may pause there
+
+    def card_column(self, name: str) -> list:
+        """Attribute `name` of every card, by card id (None for a card without it), for
+        generated code to read in place of `cards[c].attrs[name]`. The list is filled once
+        the cards are made (fill_card_columns); until then it is empty, and a read of it
+        fails over to the checked code, which reads the cards."""
+        column = self.card_columns.get(name)
+        if column is None:
+            column = self.card_columns[name] = [card.attrs.get(name) for card in self.cards]
+        return column
+
+    def fill_card_columns(self):
+        """Fills the columns asked for before the cards were made, in place (generated code holds them)."""
+        for name, column in self.card_columns.items():
+            column[:] = [card.attrs.get(name) for card in self.cards]
 
     # ------------------------------------------------------------ world set-up
     def zone_keys(self, zone: ast.Zone, n: int) -> list:

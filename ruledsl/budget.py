@@ -49,6 +49,10 @@ def charge(w, units: int, span):
 
 
 def make_range(w, lo: int, hi: int, span) -> list:
+    """The numbers lo..hi, charged one unit each; its ends within R012's bound, so that
+    every number it holds is (bounds.py: a number a game keeps is)."""
+    number(lo, span)
+    number(hi, span)
     size = hi - lo + 1
     if size > MAX_RANGE:
         raise WorkLimit(span, "R011", f"a range of {size:,} numbers; a range has at most {MAX_RANGE:,}")

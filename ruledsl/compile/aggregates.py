@@ -223,7 +223,7 @@ class CollectionGen:
         return f"[{self.loop(e, lambda: self.item(e.var))}]"
 
     def c_ListLit(self, e):
-        return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
+        return "[" + ", ".join(self.kept(i) for i in e.items) + "]"
 
     def c_Range(self, e):
         return f"{self.const(budget.make_range)}(w, {self.expr(e.lo)}, {self.expr(e.hi)}, {self.const(e.span)})"

@@ -1,31 +1,47 @@
 """Compile stage: how big a number an expression can be, to leave out R012's checks
 that can never fail.
 
-A number is checked against R012's bound (budget.MAX_NUMBER) where it is kept: a `let`,
-an assignment, a def's value. Many of those numbers are small by their making: a count
-or a size (no collection holds 2**40 items), a literal, the max of counts. `bound`
-gives a number no value of an expression can reach in absolute value, whatever the World
-holds (math.inf where it can't tell: a field, a local, a parameter, a sum), from the
-expression's shape alone; `may_be_big` says whether a value must be checked.
+Every number a game keeps is within R012's bound (budget.MAX_NUMBER), checked where it
+is kept: a `let`, an assignment, a field's or constant's starting value, a parameter
+(the arguments of a def or rule call), a rule's result, a list's items, the ends of a
+range (so every number of it). So a name, a field or a list's item holds a number within
+the bound, and only what arithmetic makes of them can pass it; some of that can't
+either: a count or a size (no collection holds 2**40 items), a literal, the max of
+counts. `bound` gives a number no value of an expression reaches in absolute value,
+from the expression's shape (math.inf where it can't tell: a product of fields, a sum
+over a collection); `may_be_big` says whether a value must be checked where it is kept.
+Without the checks of what is kept, a number squared at each call of a def or rule
+that calls itself would grow without end (tests/compile/test_bounds.py).
 """
 from __future__ import annotations
 
 import math
 
 from .. import budget
+from ..check.types import Binding
 from ..syntax import ast
 
 ITEMS = 2 ** 40  # more items than any collection, zone or board holds
+KEPT = budget.MAX_NUMBER - 1  # the bound of a number kept (a local, parameter, field or list item)
 LARGEST_OF_ARGUMENTS = {"abs", "min", "max"}  # builtins no larger than their largest argument
+KEPT_NAMES = frozenset({Binding.LOCAL, Binding.ITEM, Binding.SHARED_FIELD})  # hold numbers kept
 
 
 class Bounds:
     """The bounds of a checked game's expressions; a def's, worked out once (a def that
     reaches itself through calls is not bounded)."""
 
-    def __init__(self, defs: dict):
-        self.defs = defs  # the checked game's defs, by name
+    def __init__(self, model):
+        self.defs = model.defs  # the checked game's defs, by name
+        self.consts = model.consts  # its constants (ast.Const), by name
+        self.cardsets, self.boards = model.cardsets, model.boards
         self.of_def: dict = {}
+
+    def is_field(self, e) -> bool:
+        """Whether attribute `e` of a card or space is a field (else the card's or space's own)."""
+        t = e.obj.note.type
+        owner = self.cardsets[t.name] if t.kind == "card" else self.boards[t.name]
+        return e.name in owner.fields
 
     def may_be_big(self, e) -> bool:
         """Whether the value of `e` may be a number beyond R012's bound, to be checked
@@ -35,6 +51,15 @@ class Bounds:
         if t is not None and t.kind not in ("int", "any"):
             return False
         return not self.bound(e) < budget.MAX_NUMBER
+
+    def may_be_big_stored(self, target, op: str, value) -> bool:
+        """Whether `target op value` (op: = += -=) may keep a number beyond the bound."""
+        t = target.note.type
+        if t is not None and t.kind not in ("int", "any"):
+            return False
+        if op == "=":
+            return self.may_be_big(value)
+        return not self.bound(target) + self.bound(value) < budget.MAX_NUMBER
 
     def bound(self, e) -> float:
         """A number that no value of `e` reaches in absolute value (math.inf where its
@@ -47,6 +72,30 @@ class Bounds:
 
     def b_Int(self, e):
         return abs(int(e.value))
+
+    def b_Name(self, e):
+        binding = e.note.binding
+        if binding in KEPT_NAMES:
+            return KEPT
+        if binding is Binding.CONST:  # a literal's value, else a number kept at set-up
+            value = self.consts[e.name].value
+            return self.bound(value) if value.__class__ is ast.Int else KEPT
+        if binding is Binding.PLAYER_COUNT:
+            return ITEMS
+        return math.inf
+
+    def b_Attr(self, e):
+        """A field holds a number kept; a card's or space's own attributes (its row's
+        values) are not checked."""
+        t = e.obj.note.type
+        if t is None:
+            return math.inf
+        if t.kind in ("card", "space") and not self.is_field(e):
+            return math.inf
+        return KEPT
+
+    def b_Index(self, e):
+        return KEPT  # a list's item (a zone is not indexed for a number)
 
     def b_Neg(self, e):
         return self.bound(e.operand)

@@ -124,7 +124,7 @@ class DefCalls:
         if written is not None:
             return written
         cells = self.p.def_light if light else self.p.def_bodies  # cells: defs may call each other
-        return f"{self.const(cells[e.name])}[0]({', '.join(['w', *(self.expr(a) for a in e.args)])})"
+        return f"{self.const(cells[e.name])}[0]({', '.join(['w', *(self.kept(a) for a in e.args)])})"
 
     def light_argument(self, a) -> bool:
         """An argument that neither fails nor charges work, cheap to read again: a literal, a
@@ -145,7 +145,7 @@ class DefCalls:
         checks = self.def_checked(d)
         if checks is None or (checks and self.iterable) or e.name not in self.owner.small_defs:
             return None
-        given = {p.name: self.expr(a) for p, a in zip(d.params, e.args)}
+        given = {p.name: self.kept(a) for p, a in zip(d.params, e.args)}
         outer = self.given, self.suffix
         self.given, self.suffix = given, f"{self.suffix}··{self.const(None)[2:]}"  # inline.py renames with one ·
         try:

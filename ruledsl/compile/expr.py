@@ -40,7 +40,7 @@ class ExprCompiler:
         self.m = model
         self.p = program
         self.small_defs = SmallDefs(model.defs)  # the defs written into the text of their calls
-        self.bounds = Bounds(model.defs)  # how big each expression's numbers can be (R012's checks)
+        self.bounds = Bounds(model)  # how big each expression's numbers can be (R012's checks)
 
     def __call__(self, e, checked: bool = False):
         """The fast function of `e`, or with `checked` its checked version."""
@@ -48,6 +48,11 @@ class ExprCompiler:
             gen = _Gen(self, checked)
             return built(source_text(CHECKED_TEMPLATE, gen.expr(e), gen), namespace(gen, None), gen, e.span)
         return self.fast(TEMPLATE, lambda gen: gen.expr(e), Checked(self, e), e.span)
+
+    def kept(self, e):
+        """The fast function of `e` as a value kept (_Gen.kept: checked against R012's
+        bound unless it can't pass it), with its checked version behind it."""
+        return self.fast(TEMPLATE, lambda gen: gen.kept(e), self.kept_checked(e), e.span)
 
     def once(self, e):
         """The fast function of an expression evaluated once or a few times as a game is
@@ -101,9 +106,18 @@ class ExprCompiler:
         return self.fast(TEMPLATE, lambda gen: record_text(gen, names, exprs), self.record_checked(names, exprs), span)
 
     def record_checked(self, names, exprs):
-        """The checked version of `record`: each value by its expression's checked code."""
-        refs = [Checked(self, e) for e in exprs]
+        """The checked version of `record`: each value by its expression's checked code,
+        and checked as a value kept where `record`'s is (_Gen.kept)."""
+        refs = [self.kept_checked(e) for e in exprs]
         return lambda w, env: {n: r(w, env) for n, r in zip(names, refs)}
+
+    def kept_checked(self, e):
+        """`f(w, env)`: the checked code of `e`, its value checked as a value kept (_Gen.kept)."""
+        ref = Checked(self, e)
+        if not self.bounds.may_be_big(e):
+            return ref
+        span = e.span
+        return lambda w, env: budget.number(ref(w, env), span)
 
     def values(self, exprs, span):
         """`f(w, env)` giving the tuple of the values of exprs, evaluated in order."""
@@ -127,18 +141,17 @@ class ExprCompiler:
 
 
 def record_text(gen, names, exprs) -> str:
-    """The text of the dict {name: value of expression} (a rule call's arguments), by `gen`."""
-    return "{" + ", ".join(f"{n!r}: {gen.expr(e)}" for n, e in zip(names, exprs)) + "}"
+    """The text of the dict {name: value of expression} (a rule call's arguments, each
+    checked as a value kept: _Gen.kept), by `gen`."""
+    return "{" + ", ".join(f"{n!r}: {gen.kept(e)}" for n, e in zip(names, exprs)) + "}"
 
 
 def stored_text(gen, target, op, value, newline: str) -> str:
-    """The statements of a store's fast code (`newline` indents them), by `gen`: a number
-    stored is checked (R012) unless the field or local holds no numbers, or `=` stores a
-    value that can't be big (bounds.py)."""
+    """The statements of a store's fast code (`newline` indents them), by `gen`: the number
+    stored checked (R012) unless it can't be big (bounds.py)."""
     stored = gen.expr(target)
     store = f"{stored} {op} {gen.expr(value)}"
-    bounds = gen.owner.bounds
-    if not bounds.may_be_big(target) or (op == "=" and not bounds.may_be_big(value)):
+    if not gen.owner.bounds.may_be_big_stored(target, op, value):
         return store
     check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
             f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
@@ -170,6 +183,15 @@ class _Gen(CollectionGen, TableReads, DefCalls):
 
     def expr(self, e) -> str:
         return getattr(self, "c_" + type(e).__name__)(e)
+
+    def kept(self, e) -> str:
+        """The text of `e` as a value kept by what it is given to (a def's or rule's
+        parameter, a list): checked against R012's bound, at `e`, unless it can't pass it
+        (bounds.py)."""
+        text = self.expr(e)
+        if not self.owner.bounds.may_be_big(e):
+            return text
+        return f"{self.const(budget.number)}({text}, {self.const(e.span)})"
 
     # ------------------------------------------------------------ leaves
     def c_Int(self, e):

@@ -79,10 +79,11 @@ SETUP_ORDER = ("constants, shared fields, player fields, board fields and card f
 
 
 def _at_setup(fn, span, what):
-    """A starting value; failing, it is a runtime error at its declaration (R009), not a crash."""
+    """A starting value; failing, it is a runtime error at its declaration (R009), not a
+    crash; beyond R012's bound, R012 there."""
     def initial(w, env):
         try:
-            return fn(w, env)
+            return budget.number(fn(w, env), span)  # kept, as every number a game keeps (bounds.py)
         except budget.WorkLimit:
             raise
         except RecursionError:
@@ -350,7 +351,7 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
             self.rule_call(code, s, s.value, result=RETURNED)
             value = lambda w, env: env[RETURNED]  # noqa: E731
         else:
-            value = self.x(s.value) if s.value is not None else None
+            value = self.x.kept(s.value) if s.value is not None else None  # kept by the caller
 
         def ret(vm, fr):
             if value is not None and fr.result is not None:

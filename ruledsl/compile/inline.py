@@ -46,8 +46,8 @@ BINDERS = {ast.Let: "name", ast.Roll: "name", ast.For: "var", ast.Choose: "var",
 
 
 class Bind(ast.Let):
-    """A parameter bound at a call compiled in place: a local set to an argument, with no
-    check of its own (a rule call checks none)."""
+    """A parameter bound at a call compiled in place: a local set to an argument, checked
+    as a rule call's arguments are (a value kept: ExprCompiler.kept)."""
 
 
 class Enter(ast.Stmt):
@@ -241,7 +241,8 @@ class InlineCompiler(OpEmitter):
             names = self.locals_of[call.name] = bound_names(rule)
         binds, given = [], {}
         for p, arg in zip(rule.params, call.args):
-            if fixed_argument(arg) and p.name not in self.changed_params(call.name) \
+            if fixed_argument(arg) and not self.x.bounds.may_be_big(arg) \
+                    and p.name not in self.changed_params(call.name) \
                     and not (isinstance(arg, ast.Name) and arg.name == result):
                 given[p.name + suffix] = arg
             else:
@@ -291,7 +292,7 @@ class InlineCompiler(OpEmitter):
         self.simple(code, s, enter)
 
     def s_Bind(self, code, s):
-        f, name = self.x(s.value), s.name
+        f, name = self.x.kept(s.value), s.name
 
         def bind(vm, env):
             env[name] = f(vm.w, env)
@@ -305,7 +306,7 @@ class InlineCompiler(OpEmitter):
             self.rule_call(code, s, s.value, result=here.result)
             value = None
         else:
-            value = self.x(s.value) if s.value is not None and here.result is not None else None
+            value = self.x.kept(s.value) if s.value is not None and here.result is not None else None
         result, end = here.result, here.end
         slots = [slot for _, slot in self.loop_exits[here.loops_before:] if slot is not None]
 

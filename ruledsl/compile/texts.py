@@ -78,8 +78,12 @@ class StatementTexts:
         lines = gen.settled(make(gen)).split("\n")
         return [*gen.prologue(), *lines]
 
-    def evaluated(self, e) -> list:
-        """`_val = e`, as an expression's own function evaluates it (made.TEMPLATE)."""
+    def evaluated(self, e, kept: bool = False) -> list:
+        """`_val = e`, as an expression's own function evaluates it (made.TEMPLATE); `kept`,
+        as a value kept (a parameter bound: ExprCompiler.kept)."""
+        if kept:
+            return guarded(self.written(lambda gen: f"_val = {gen.kept(e)}"),
+                           f"_val = {self.const(self.e.x.kept_checked(e))}(w, env)")
         return guarded(self.written(lambda gen: f"_val = {gen.expr(e)}"),
                        f"_val = {self.const(Checked(self.e.x, e))}(w, env)")
 
@@ -92,7 +96,7 @@ class StatementTexts:
                 f"    {number}(_val, {span})"]
 
     def t_Bind(self, s):
-        return [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
+        return [*self.evaluated(s.value, kept=True), f"env[{s.name!r}] = _val"]
 
     def t_Assign(self, s):
         return guarded(self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n")),

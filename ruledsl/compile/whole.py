@@ -243,7 +243,7 @@ class _Whole(_Stretch):
             if s.value is not None and e.m.calls_rule(s.value):
                 self.call(lines, s, s.value, here.result, depth)
             elif s.value is not None and here.result is not None:
-                value = self.const(e.x(s.value))
+                value = self.const(e.x.kept(s.value))  # kept by the caller
                 lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}env[{here.result!r}] = {value}(w, env)"]
             lines.append(f"{pad}break" if here.breaks else f"{pad}raise _Returned")
             return
@@ -251,7 +251,7 @@ class _Whole(_Stretch):
             self.call(lines, s, s.value, RETURNED, depth)
             value = f"env[{RETURNED!r}]"
         else:
-            value = f"{self.const(e.x(s.value))}(w, env)" if s.value is not None else None
+            value = f"{self.const(e.x.kept(s.value))}(w, env)" if s.value is not None else None
         lines.append(f"{pad}_at = {self.at(s.span)}")
         if value is not None:
             lines += [f"{pad}if fr.result is not None:", f"{pad}    vm.frames[-2].env[fr.result] = {value}"]

@@ -11,7 +11,7 @@ from ruledsl.errors import MAX_SHOWN, Diagnostic, RuleError, Span, printable
 from ruledsl.pipeline import load_game
 from ruledsl.play.replay import Divergence, replay
 from ruledsl.play.transcript import parse_lines
-from support import ROOT, record_game, run_cli
+from support import ROOT, record_game, run_cli, run_process
 
 
 def records_of(lines) -> list:
@@ -309,3 +309,16 @@ def test_an_override_calling_base_deep_inside_blocks_loads_or_is_an_error_never_
         except RuleError as err:
             codes |= {(d.code, d.span.line) for d in err.diagnostics}
     assert "loads" in codes and ("E004", 2) in codes and codes <= {"loads", ("E004", 1), ("E004", 2)}, codes
+
+
+@pytest.mark.parametrize("grows", [
+    "def sq(n: int, k: int) = if k == 0 then n else sq(n * n, k - 1)\nrule flow() { let x = sq(3, 40) }\n",
+    "rule g(k: int) -> int {\n  if k == 0 { return 3 }\n  let r = g(k - 1)\n  return r * r\n}\n"
+    "rule flow() { let x = g(40) }\n",
+])
+def test_a_number_squared_at_each_call_stops_at_r012_not_at_the_machines_limits(tmp_path, grows):
+    """3 squared 40 times has 2**40 digits: before every number kept was checked (R012 at
+    a def's argument, a rule's result), `ruledsl play` ran until killed."""
+    (tmp_path / "t.game").write_text('game "T" players 2..4\n' + grows)
+    done = run_process("play", tmp_path / "t.game", "--seed", "1", cwd=tmp_path)
+    assert done.returncode == 1 and "[R012]" in done.stderr, done.stderr

@@ -6,7 +6,7 @@ of a trillion cards from a deck refilled from its own discards). So every step
 (from a choice to the next decision, or set-up) has STEP_WORK units to spend:
 each turn of a loop, each step of a walk, each call of a rule or def, each item an
 aggregate or filter visits and each number of a range costs one unit, each card a
-draw moves DRAW_COST. A light call of a small def (compile/defs.py) costs nothing of
+draw moves DRAW_COST, each card a `shuffle` orders SHUFFLE_COST. A light call of a small def (compile/defs.py) costs nothing of
 its own: its text, at most a few dozen nodes and never reaching itself, bounds it.
 Sizes are capped where a single value could grow without work being counted: ranges,
 texts, numbers. Whatever can repeat is in that list, so statements between them are
@@ -34,6 +34,7 @@ MAX_NUMBER = 2 ** 63  # a stored number stays within -(2**63 - 1) .. 2**63 - 1
 MAX_CARDS = 100_000  # cards in one game
 MAX_SPACES = 10_000  # spaces on one board (checked, E336)
 DRAW_COST = 8  # units per card a draw moves (a move, and maybe a refill and its shuffle)
+SHUFFLE_COST = DRAW_COST  # units a card shuffled costs (a shuffle statement), as a card drawn: its order recorded
 
 
 class WorkLimit(GameRuntimeError):

@@ -104,5 +104,5 @@ class CardCompiler(OpEmitter):
         return True
 
     def s_Shuffle(self, code, s):
-        zone = self.x(s.zone)
-        self.simple(code, s, lambda vm, env: vm.shuffle_zone(zone(vm.w, env)))
+        zone, span = self.x(s.zone), s.span
+        self.simple(code, s, lambda vm, env: vm.shuffle_zone(zone(vm.w, env), span))

@@ -130,7 +130,7 @@ class StatementTexts:
 
     def t_Shuffle(self, s):
         """`shuffle Z` (CardCompiler.s_Shuffle's effect): the zone, then Machine.shuffle_zone."""
-        return [*self.evaluated(s.zone), "vm.shuffle_zone(_val)"]
+        return [*self.evaluated(s.zone), f"vm.shuffle_zone(_val, {self.const(s.span)})"]
 
     def t_Walk(self, s):
         """`move X.f by N steps D` with no trigger to run (FlowCompiler.walk_in_place): the

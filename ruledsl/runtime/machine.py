@@ -11,7 +11,7 @@ import copy
 
 import msgspec
 
-from ..budget import GAME_WORK, STEP_WORK
+from ..budget import GAME_WORK, SHUFFLE_COST, STEP_WORK, charge
 from ..errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
 from .chance import ChancePause, RandomChance  # noqa: F401 - imported from here by most callers
 
@@ -142,13 +142,18 @@ class Machine:
             self.emit("chance", what=f"roll {what}", outcome=out, line=span.where())
         return out
 
-    def shuffle_zone(self, key):
+    def shuffle_zone(self, key, span=None):
+        """Shuffles zone `key`; a `shuffle` statement (`span`) costs SHUFFLE_COST units of
+        work a card, charged once chance has given the order (a step paused for it charges
+        once). A deck's refill (span None) is paid for by the moves that filled its pile."""
         w = self.w
         cards = w.zones[key]
         if len(cards) < 2:
             return
         label = self.program.zone_label(key)
         order = self.chance.shuffle(cards, label)
+        if span is not None:
+            charge(w, SHUFFLE_COST * len(cards), span)
         w.zones[key] = list(order)
         w.zone_changed(key[0])
         if self.listening:

@@ -276,3 +276,27 @@ def test_only_a_game_compiled_with_chance_apart_goes_on_after_a_pause(tmp_path):
     m.chance.outcomes.append([3])
     with pytest.raises(RuntimeError, match="chance_apart=True"):
         m.resume()
+
+
+@pytest.mark.parametrize("fuse", [True, False])
+def test_a_shuffle_costs_its_cards_once_also_when_it_paused_for_chance(tmp_path, fuse):
+    """A `shuffle` statement costs SHUFFLE_COST units a card (budget.py), charged once the
+    order is known: a step paused for it spends what an unpaused one does."""
+    from ruledsl.budget import SHUFFLE_COST
+    text = """cards c(v: int) { card 1 x 30 }
+zone deck: c hidden
+rule flow() {
+  shuffle deck
+  choose x from [1, 2] by seat(0)
+}
+"""
+    usual = Machine(text_program(tmp_path, text, fuse=fuse), 2, FixedChance(), fast=fuse)
+    assert usual.spent == 30 * SHUFFLE_COST
+    cards = ScriptedChance()
+    m = Machine(text_program(tmp_path, text, chance_apart=True), 2, cards, start=False)
+    with pytest.raises(ChancePause):
+        m.run()  # set-up pauses at the shuffle, before it charges
+    assert m.spent == 0
+    cards.outcomes.append(list(reversed(m.w.zones[("deck", None)])))
+    m.resume()
+    assert m.spent == usual.spent and m.pending is not None

@@ -5,9 +5,11 @@ memory (a def recursing both ways, an aggregate over a billion numbers, a draw
 of a trillion cards from a deck refilled from its own discards). So every step
 (from a choice to the next decision, or set-up) has STEP_WORK units to spend:
 each turn of a loop, each step of a walk, each call of a rule or def, each item an
-aggregate or filter visits and each number of a range costs one unit, each card a
-draw moves DRAW_COST, each card a `shuffle` orders SHUFFLE_COST. A light call of a small def (compile/defs.py) costs nothing of
-its own: its text, at most a few dozen nodes and never reaching itself, bounds it.
+aggregate or filter visits (or `in` and `==` look through, in a list or zone) and each
+number of a range costs one unit, each card a draw moves DRAW_COST, each card a
+`shuffle` orders SHUFFLE_COST. A light call of a small def (compile/defs.py) costs
+nothing of its own: its text, at most a few dozen nodes and never reaching itself,
+bounds it.
 Sizes are capped where a single value could grow without work being counted: ranges,
 texts, numbers. Whatever can repeat is in that list, so statements between them are
 bounded by the size of the game file. The units are those of the rules as written
@@ -70,6 +72,14 @@ def visited(w, items, span):
     if w.work < 0:
         charge(w, 0, span)
     return items
+
+
+def same_items(w, a, b, span) -> bool:
+    """`a == b` of two lists, charged a unit an item compared (lists of unequal lengths
+    differ at once)."""
+    if a is not None and b is not None and len(a) == len(b):
+        visited(w, a, span)
+    return a == b
 
 
 def number(value, span):

@@ -164,13 +164,17 @@ WORK = [  # (game text after the title line, the code, the message's start)
      "rule flow() { loop { let n = count(x in deck where x.v > 0) } }\n", "R010", "this step did more work"),
     ("cards c(v: int) { card 1 x 20000 }\nzone deck: c hidden\n"  # 8 units a card shuffled: 6 shuffles a step
      "rule flow() { repeat 60 { shuffle deck } }\n", "R010", "this step did more work"),
+    ("rule flow() {\n  let a = 1..900000\n  choose j from 1..2 by seat(0)\n"  # a list kept from an earlier step
+     "  repeat 200 { let x = 0 in a }\n}\n", "R010", "this step did more work"),
+    ("rule flow() {\n  let a = 1..900000\n  choose j from 1..2 by seat(0)\n"
+     "  repeat 200 { let x = a == a }\n}\n", "R010", "this step did more work"),
 ]
 
 
 @pytest.mark.parametrize("body,code,message", WORK, ids=["exp_def", "nested_aggregate", "endless_draw", "big_int",
                                                         "big_text", "let_range", "for_range", "choose_range",
                                                         "computed_range", "card_copies", "loop_of_aggregates",
-                                                        "shuffles"])
+                                                        "shuffles", "list_membership", "list_equality"])
 def test_unbounded_work_ends_with_a_coded_error(tmp_path, body, code, message):
     """Bounded by counted work, not time (so no time is asserted): each ends at its limit."""
     game = tmp_path / "w.game"

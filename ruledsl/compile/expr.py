@@ -314,20 +314,27 @@ class _Gen(CollectionGen, TableReads, DefCalls):
         op, a, b = e.op, self.expr(e.left), self.expr(e.right)
         if op in ("==", "!=") and (type(e.left) is ast.NoneLit or type(e.right) is ast.NoneLit):
             return f"({a} {'is' if op == '==' else 'is not'} {b})"  # no value of the language equals none but none
+        if op in ("==", "!=") and _is_list(e.left):  # item by item: charged as visited
+            return f"({'' if op == '==' else 'not '}{self.const(budget.same_items)}(w, {a}, {b}, {self.const(e.span)}))"
         if op in ("and", "or") or op in ARITH or op in COMPARE:
             return f"({a} {op} {b})"
         if op in ("/", "%"):
             if self.checked:
                 return f"{self.const(_divide)}({a}, {b}, {op == '/'}, {self.const(e.span)})"
             return f"({a} // {b})" if op == "/" else f"({a} % {b})"
-        if op == "in":
+        if op == "in":  # where a card lies, else the items looked through, charged as visited
             if e.right.note.type.kind == "zone":
                 where = self.located(e.right)
                 if where is not None:
                     return where.format(card=a, zone=b)
-                return f"({a} in w.zones[{b}])"
-            return f"({a} in {b})"
+                return f"({a} in {self.looked_through(f'w.zones[{b}]', e)})"
+            return f"({a} in {self.looked_through(b, e)})"
         raise AssertionError(f"operator {op}")
+
+    def looked_through(self, items: str, e) -> str:
+        """The text of `items` charged a unit of work each (budget.visited), at `e`: a list or
+        zone an operator looks through, as an aggregate visits its items."""
+        return f"{self.const(budget.visited)}(w, {items}, {self.const(e.span)})"
 
     def c_Not(self, e):
         return f"(not {self.expr(e.operand)})"
@@ -362,6 +369,11 @@ def _divide(x, y, whole: bool, span):
     if y == 0:
         raise GameRuntimeError(span, "R003", "division by zero")
     return x // y if whole else x % y
+
+
+def _is_list(e) -> bool:
+    t = e.note.type
+    return t is not None and t.kind == "coll"
 
 
 def _index(items, i, span):

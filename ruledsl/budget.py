@@ -7,7 +7,7 @@ of a trillion cards from a deck refilled from its own discards). So every step
 each turn of a loop, each step of a walk, each call of a rule or def, each item an
 aggregate or filter visits (or `in` and `==` look through, in a list or zone) and each
 number of a range costs one unit, each card a draw moves DRAW_COST, each card a
-`shuffle` orders SHUFFLE_COST. A light call of a small def (compile/defs.py) costs
+`shuffle` orders SHUFFLE_COST, each item of a list a text tells TOLD_COST. A light call of a small def (compile/defs.py) costs
 nothing of its own: its text, at most a few dozen nodes and never reaching itself,
 bounds it.
 Sizes are capped where a single value could grow without work being counted: ranges,
@@ -37,6 +37,7 @@ MAX_CARDS = 100_000  # cards in one game
 MAX_SPACES = 10_000  # spaces on one board (checked, E336)
 DRAW_COST = 8  # units per card a draw moves (a move, and maybe a refill and its shuffle)
 SHUFFLE_COST = DRAW_COST  # units a card shuffled costs (a shuffle statement), as a card drawn: its order recorded
+TOLD_COST = DRAW_COST  # units an item of a list told in a text costs, as a card drawn: recorded with the text
 
 
 class WorkLimit(GameRuntimeError):
@@ -71,6 +72,12 @@ def visited(w, items, span):
     w.work -= len(items)
     if w.work < 0:
         charge(w, 0, span)
+    return items
+
+
+def told_items(w, items, span):
+    """The items of a list a text tells (its label lists them all), TOLD_COST units each."""
+    charge(w, TOLD_COST * len(items), span)
     return items
 
 

@@ -122,7 +122,7 @@ class ExprCompiler:
     def values(self, exprs, span):
         """`f(w, env)` giving the tuple of the values of exprs, evaluated in order."""
         refs = [Checked(self, e) for e in exprs]
-        return self.fast(TEMPLATE, lambda gen: "(" + "".join(f"{gen.expr(e)}, " for e in exprs) + ")",
+        return self.fast(TEMPLATE, lambda gen: "(" + "".join(f"{gen.told(e)}, " for e in exprs) + ")",
                          lambda w, env: tuple(r(w, env) for r in refs), span)
 
     def store(self, target, op, value, reference):
@@ -210,7 +210,7 @@ class _Gen(CollectionGen, TableReads, DefCalls):
                 parts.append(self.const(part))
             else:
                 lab = self.const(self.p.labeler(part.note.type))
-                parts.append(f"{lab}({self.expr(part)})")
+                parts.append(f"{lab}({self.told(part)})")
         if len(parts) < 2:
             return parts[0] if parts else "''"
         return f"{self.const(budget.text)}({' + '.join(parts)}, {self.const(e.span)})"
@@ -330,6 +330,13 @@ class _Gen(CollectionGen, TableReads, DefCalls):
                 return f"({a} in {self.looked_through(f'w.zones[{b}]', e)})"
             return f"({a} in {self.looked_through(b, e)})"
         raise AssertionError(f"operator {op}")
+
+    def told(self, e) -> str:
+        """The text of `e` as a part of a text: a list's items charged (budget.told_items),
+        as its label lists them all, whether anybody listens or not."""
+        if not _is_list(e):
+            return self.expr(e)
+        return f"{self.const(budget.told_items)}(w, {self.expr(e)}, {self.const(e.span)})"
 
     def looked_through(self, items: str, e) -> str:
         """The text of `items` charged a unit of work each (budget.visited), at `e`: a list or

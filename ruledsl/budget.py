@@ -5,8 +5,8 @@ memory (a def recursing both ways, an aggregate over a billion numbers, a draw
 of a trillion cards from a deck refilled from its own discards). So every step
 (from a choice to the next decision, or set-up) has STEP_WORK units to spend:
 each turn of a loop, each step of a walk, each call of a rule or def, each item an
-aggregate or filter visits (or `in` and `==` look through, in a list or zone) and each
-number of a range costs one unit, each card a draw moves DRAW_COST, each card a
+aggregate or filter visits (or `in` and `==` look through, in a list or zone), each
+option a `choose` labels (compile/decide.py) and each number of a range costs one unit, each card a draw moves DRAW_COST, each card a
 `shuffle` orders SHUFFLE_COST, each item of a list a text tells TOLD_COST. A light call of a small def (compile/defs.py) costs
 nothing of its own: its text, at most a few dozen nodes and never reaching itself,
 bounds it.

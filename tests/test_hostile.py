@@ -200,6 +200,18 @@ def test_a_game_that_spends_too_much_work_in_all_stops_not_by_the_rules(tmp_path
     assert "step limit: too much work in one game (stopped, not by the rules)" in result.output
 
 
+def test_options_offered_cost_work_so_a_game_of_huge_menus_stops(tmp_path):
+    """Each option a `choose` labels costs a unit: a 900,000-item list kept from set-up and
+    offered at every decision stops the game at its work in all after a few decisions
+    (it offered them for free, about 5,000,000 decisions of a third of a second each)."""
+    game = tmp_path / "menus.game"
+    game.write_text('game "M" players 2..2\nrule flow() {\n  let a = 1..900000\n'
+                    "  choose j from 1..2 by seat(0)\n  loop { choose x from a by seat(0) }\n}\n")
+    done = run_process("play", game, "--seed", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "step limit: too much work in one game" in done.stdout
+
+
 def test_a_transcript_line_nested_thousands_deep_is_refused_with_its_line(tmp_path):
     deep = tmp_path / "deep.jsonl"
     deep.write_text("[" * 100_000 + "\n")

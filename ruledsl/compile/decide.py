@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..budget import visited
 from ..check.types import Binding, coll, elem_of
 from ..errors import GameRuntimeError
 from ..runtime.machine import Decision
@@ -109,8 +110,9 @@ class DecisionCompiler(OpEmitter):
 
     def labelling(self, s, elem):
         """`label(w, values) -> (labels, values)`: the labels of the values offered, two alike
-        offered once (_dedupe); None where each value is its own label (distinct spaces or
-        enum values)."""
+        offered once (_dedupe), a unit of work each (a list kept from an earlier step could
+        otherwise offer a million options at every decision for free); None where each value
+        is its own label (distinct spaces or enum values). The players are labelled free."""
         labels_of = self.p.labels_fn(elem)
         with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
         field_names = list(self.m.cardsets[elem.name].fields) if with_fields else []
@@ -124,7 +126,10 @@ class DecisionCompiler(OpEmitter):
                 return None  # no two are alike, and a space or value is its own label
             return lambda w, values: (labels_of(values), values)
 
-        def label(w, values):
+        span = s.span
+
+        def label(w, values):  # each value labelled costs a unit of work, as an item visited
+            visited(w, values, span)
             state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
             return _dedupe(labels_of(values), values, state_of)
         return label

@@ -54,9 +54,10 @@ def test_a_runaway_loop_fails_its_step_at_the_loop_not_forever(tmp_path):
 
 @pytest.mark.parametrize("fast", [False, True])
 def test_a_game_of_endless_decisions_ends_by_the_step_limit(tmp_path, fast):
-    """Each turn of the loop and each call costs a unit (budget.py): set-up spends 2 (a
-    turn, a call), then every two choices 3 more, so 20 choices have spent 32 of 30 and
-    the 21st is taken but its step never runs; the same on a fast Machine as on op lists."""
+    """Each turn of the loop, each call and each option labelled costs a unit (budget.py):
+    set-up spends 4 (a turn, a call, two options), then every two choices 7 more (a turn,
+    two calls, four options), so 8 choices have spent 32 of 30 and the 9th is taken but
+    its step never runs; the same on a fast Machine as on op lists."""
     text = ("shared { n: int = 0 }\nrule pick() { choose x from [1, 2] by seat(0) as \"x\"  n += x }\n"
             "rule flow() { loop { pick() pick() } }")
     m = run_text(tmp_path, text, fast=fast, game_work=30)
@@ -64,7 +65,7 @@ def test_a_game_of_endless_decisions_ends_by_the_step_limit(tmp_path, fast):
         m.choose("1")
     assert m.result.reason == "step limit: too much work in one game"
     assert not m.result.by_rule and m.result.winners == []
-    assert m.steps == 21 and m.w.shared["n"] == 20 and m.spent == 32
+    assert m.steps == 9 and m.w.shared["n"] == 8 and m.spent == 32
 
 
 def test_runaway_recursion_is_a_clear_runtime_error(tmp_path):
@@ -201,9 +202,10 @@ def test_a_zone_per_card_holds_what_lies_on_each_card(tmp_path):
 ])
 def test_every_call_costs_one_unit_of_work_whatever_it_compiles_to(tmp_path, form, rules, fast):
     """How a call is compiled depends on the rule and on how the game is compiled, never
-    the work it costs (budget.py): the flow's calls up to the first decision, one unit each."""
+    the work it costs (budget.py): the flow's calls up to the first decision, one unit each,
+    and the decision's two options, one each."""
     m = run_text(tmp_path, "shared { n: int = 0 }\n" + rules, fast=fast)
-    assert m.pending is not None and m.spent == m.w.shared["n"]
+    assert m.pending is not None and m.spent == m.w.shared["n"] + 2
 
 
 def test_a_step_paused_for_chance_goes_on_where_it_stopped_with_the_same_work_budget(tmp_path):
@@ -291,7 +293,7 @@ rule flow() {
 }
 """
     usual = Machine(text_program(tmp_path, text, fuse=fuse), 2, FixedChance(), fast=fuse)
-    assert usual.spent == 30 * SHUFFLE_COST
+    assert usual.spent == 30 * SHUFFLE_COST + 2  # and the two options offered
     cards = ScriptedChance()
     m = Machine(text_program(tmp_path, text, chance_apart=True), 2, cards, start=False)
     with pytest.raises(ChancePause):

@@ -6,10 +6,11 @@ of a trillion cards from a deck refilled from its own discards). So every step
 (from a choice to the next decision, or set-up) has STEP_WORK units to spend:
 each turn of a loop, each step of a walk, each call of a rule or def, each item an
 aggregate or filter visits (or `in` and `==` look through, in a list or zone), each
-option a `choose` labels (compile/decide.py) and each number of a range costs one unit, each card a draw moves DRAW_COST, each card a
-`shuffle` orders SHUFFLE_COST, each item of a list a text tells TOLD_COST. A light call of a small def (compile/defs.py) costs
-nothing of its own: its text, at most a few dozen nodes and never reaching itself,
-bounds it.
+option a `choose` labels (compile/decide.py) and each number of a range costs one
+unit; each card a draw moves costs DRAW_COST, each card a `shuffle` orders
+SHUFFLE_COST, each item of a list a text tells TOLD_COST (what is recorded costs
+more). A light call of a small def (compile/defs.py) costs nothing of its own: its
+text, at most a few dozen nodes and never reaching itself, bounds it.
 Sizes are capped where a single value could grow without work being counted: ranges,
 texts, numbers. Whatever can repeat is in that list, so statements between them are
 bounded by the size of the game file. The units are those of the rules as written

@@ -315,7 +315,8 @@ class _Gen(CollectionGen, TableReads, DefCalls):
         if op in ("==", "!=") and (type(e.left) is ast.NoneLit or type(e.right) is ast.NoneLit):
             return f"({a} {'is' if op == '==' else 'is not'} {b})"  # no value of the language equals none but none
         if op in ("==", "!=") and _is_list(e.left):  # item by item: charged as visited
-            return f"({'' if op == '==' else 'not '}{self.const(budget.same_items)}(w, {a}, {b}, {self.const(e.span)}))"
+            same = f"{self.const(budget.same_items)}(w, {a}, {b}, {self.const(e.span)})"
+            return f"({same})" if op == "==" else f"(not {same})"
         if op in ("and", "or") or op in ARITH or op in COMPARE:
             return f"({a} {op} {b})"
         if op in ("/", "%"):

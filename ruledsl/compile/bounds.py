@@ -7,11 +7,11 @@ is kept: a `let`, an assignment, a field's or constant's starting value, a param
 range (so every number of it). So a name, a field or a list's item holds a number within
 the bound, and only what arithmetic makes of them can pass it; some of that can't
 either: a count or a size (no collection holds 2**40 items), a literal, the max of
-counts. `bound` gives a number no value of an expression reaches in absolute value,
-from the expression's shape (math.inf where it can't tell: a product of fields, a sum
-over a collection); `may_be_big` says whether a value must be checked where it is kept.
-Without the checks of what is kept, a number squared at each call of a def or rule
-that calls itself would grow without end (tests/compile/test_bounds.py).
+counts. `bound` gives the largest absolute value an expression can have, from its
+shape (math.inf where it can't tell: a sum over a collection, a card's own attribute);
+`may_be_big` says whether a value must be checked where it is kept. Without the checks
+of what is kept, a number squared at each call of a def or rule that calls itself would
+grow without end (tests/compile/test_bounds.py).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Bounds:
     reaches itself through calls is not bounded)."""
 
     def __init__(self, model):
-        self.defs = model.defs  # the checked game's defs, by name
+        self.defs, self.rules = model.defs, model.rules  # the checked game's defs and rules, by name
         self.consts = model.consts  # its constants (ast.Const), by name
         self.cardsets, self.boards = model.cardsets, model.boards
         self.of_def: dict = {}
@@ -62,8 +62,7 @@ class Bounds:
         return not self.bound(target) + self.bound(value) < budget.MAX_NUMBER
 
     def bound(self, e) -> float:
-        """A number that no value of `e` reaches in absolute value (math.inf where its
-        shape doesn't tell)."""
+        """The largest absolute value `e` can have (math.inf where its shape doesn't tell)."""
         t = e.note.type
         if t is not None and t.kind not in ("int", "any"):
             return ITEMS  # a truth, a player, a card (their numbers are small), or not a number
@@ -113,7 +112,7 @@ class Bounds:
             return a + b
         if e.op == "*":
             return math.inf if math.inf in (a, b) else a * b
-        if e.op == "/":  # floor division by a whole number other than 0: no larger than what is divided
+        if e.op == "/":  # floor division by a number other than 0: no larger than what is divided
             return a
         if e.op == "%":  # smaller than what divides
             return b
@@ -122,11 +121,13 @@ class Bounds:
     def b_Call(self, e):
         if e.name in self.defs:
             return self.def_bound(e.name)
+        if e.name in self.rules:  # `let x = r(...)`: what the rule returns is kept there
+            return KEPT
         if e.name == "size":
             return ITEMS
         if e.name in LARGEST_OF_ARGUMENTS:
             return max(self.bound(a) for a in e.args)
-        return math.inf  # a rule's value (`let x = r(...)`), or another builtin
+        return math.inf  # another builtin
 
     def def_bound(self, name: str) -> float:
         if name not in self.of_def:

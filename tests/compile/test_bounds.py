@@ -136,3 +136,12 @@ def test_every_number_kept_is_checked_so_none_grows_without_end(tmp_path, text, 
         with pytest.raises(GameRuntimeError) as info:
             Machine(load_game(str(tmp_path / "t.game"), fuse=fuse).program, 2, FixedChance([]), fast=fuse)
         assert (info.value.diagnostic.code, info.value.diagnostic.span.line) == ("R012", line), fuse
+
+
+def test_a_rules_result_is_a_number_kept(tmp_path):
+    """`let x = r()`: what rule r returns was checked where it returned (a rule's result is
+    kept), whatever a builtin of the same name would give."""
+    (tmp_path / "t.game").write_text(HEAD + "rule size() -> int { return 3 }\n"
+                                            "rule flow() {\n  let x = size()\n  choose j from 1..2 by seat(0)\n}\n")
+    m = check(load(str(tmp_path / "t.game")))
+    assert Bounds(m).bound(m.rules["flow"].body[0].value) == KEPT

@@ -170,6 +170,8 @@ WORK = [  # (game text after the title line, the code, the message's start)
      "  repeat 200 { let x = a == a }\n}\n", "R010", "this step did more work"),
     ("rule flow() {\n  let a = 1..15000\n  choose j from 1..2 by seat(0)\n"  # 8 units an item told: 8 texts
      "  repeat 300 { say \"{a}\" }\n}\n", "R010", "this step did more work"),
+    ("rule flow() {\n  let a = 1..15000\n  choose j from 1..2 by seat(0)\n"
+     "  repeat 300 { reveal a }\n}\n", "R010", "this step did more work"),
 ]
 
 
@@ -177,7 +179,7 @@ WORK = [  # (game text after the title line, the code, the message's start)
                                                         "big_text", "let_range", "for_range", "choose_range",
                                                         "computed_range", "card_copies", "loop_of_aggregates",
                                                         "shuffles", "list_membership", "list_equality",
-                                                        "told_lists"])
+                                                        "told_lists", "revealed_lists"])
 def test_unbounded_work_ends_with_a_coded_error(tmp_path, body, code, message):
     """Bounded by counted work, not time (so no time is asserted): each ends at its limit."""
     game = tmp_path / "w.game"

@@ -49,6 +49,10 @@ class ExprCompiler:
             return built(source_text(CHECKED_TEMPLATE, gen.expr(e), gen), namespace(gen, None), gen, e.span)
         return self.fast(TEMPLATE, lambda gen: gen.expr(e), Checked(self, e), e.span)
 
+    def told(self, e):
+        """The fast function of `e` as a value told (_Gen.told: a list's items charged)."""
+        return self.fast(TEMPLATE, lambda gen: gen.told(e), Checked(self, e), e.span)
+
     def kept(self, e):
         """The fast function of `e` as a value kept (_Gen.kept: checked against R012's
         bound unless it can't pass it), with its checked version behind it."""

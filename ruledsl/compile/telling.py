@@ -122,8 +122,8 @@ class TellingCompiler(OpEmitter):
 
     def s_Reveal(self, code, s):
         """A reveal's label is made without a listener too when it might fail (a number
-        too long to print)."""
-        value, span, revealed = self.x(s.value), s.span, self.revealed(s)
+        too long to print); a list's items are charged as a text's (_Gen.told)."""
+        value, span, revealed = self.x.told(s.value), s.span, self.revealed(s)
         to = self.x(s.to) if s.to is not None else None
 
         def reveal(vm, env):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..budget import charge
+from ..budget import visited
 from ..check.types import Binding, coll, elem_of
 from ..errors import GameRuntimeError
 from ..runtime.machine import Decision
@@ -128,10 +128,8 @@ class DecisionCompiler(OpEmitter):
 
         span = s.span
 
-        def label(w, values):  # each value labelled costs a unit of work, as an item visited
-            w.work -= len(values)  # budget.visited, written out: a call per decision costs 1-2%
-            if w.work < 0:
-                charge(w, 0, span)
+        def label(w, values):
+            visited(w, values, span)  # each value labelled costs a unit of work, as an item visited
             state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
             return _dedupe(labels_of(values), values, state_of)
         return label

@@ -81,11 +81,9 @@ class StatementTexts:
     def evaluated(self, e, kept: bool = False) -> list:
         """`_val = e`, as an expression's own function evaluates it (made.TEMPLATE); `kept`,
         as a value kept (a parameter bound: ExprCompiler.kept)."""
-        if kept:
-            return guarded(self.written(lambda gen: f"_val = {gen.kept(e)}"),
-                           f"_val = {self.const(self.e.x.kept_checked(e))}(w, env)")
-        return guarded(self.written(lambda gen: f"_val = {gen.expr(e)}"),
-                       f"_val = {self.const(Checked(self.e.x, e))}(w, env)")
+        value = (lambda gen: gen.kept(e)) if kept else (lambda gen: gen.expr(e))
+        checked = self.e.x.kept_checked(e) if kept else Checked(self.e.x, e)
+        return guarded(self.written(lambda gen: f"_val = {value(gen)}"), f"_val = {self.const(checked)}(w, env)")
 
     def t_Let(self, s):
         lines = [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]

@@ -110,6 +110,7 @@ class Program(msgspec.Struct):
     card_field_rows: list | None = None  # [(label #id, card, field names)] for snapshots, made on first use
     tracks: dict = msgspec.field(default_factory=dict)  # (space, forward?) -> Track, built on first use (walk_to)
     start_worlds: dict = msgspec.field(default_factory=dict)  # players -> the World as a game starts (new_world)
+    world_copiers: dict = msgspec.field(default_factory=dict)  # players -> what copies such a World (world.copier)
     tallied: dict = msgspec.field(default_factory=dict)  # (board, field) -> its groupings: a fixed attribute, or None (tally)
     ends_read: frozenset | None = None  # what the end conditions read (compile/watch.py); None: anything
     zones_watched: frozenset | None = None  # zones whose changes count for them; None: all
@@ -145,7 +146,10 @@ class Program(msgspec.Struct):
 
     def new_world(self, n: int):
         """The World as a game of n players starts (before set-up), to play on."""
-        return self.start_world(n).clone()
+        copy = self.world_copiers.get(n)
+        if copy is None:
+            return self.start_world(n).clone()  # makes the copier
+        return copy(self.start_worlds[n])
 
     def start_world(self, n: int):
         """The World as a game of n players starts, built once per player count and never

@@ -68,9 +68,9 @@ class Zones(dict):
     per card, say), mostly empty: then it holds only zones that held a card at some time,
     an empty zone is made on first use, and a copy copies the ones that hold cards. A game
     of ALL_MADE zones or fewer has every zone made at the start (Program.init_world) and
-    copied, which costs less than making them again in every game. `order` has every
-    zone's key in the program's order (shared by every copy), which is the order in which
-    they are shown (`in_order`)."""
+    copied by World.clone, which costs less than making them again in every game. `order`
+    has every zone's key in the program's order (shared by every copy), which is the order
+    in which they are shown (`in_order`)."""
     __slots__ = ("order", "index")
 
     def __init__(self, order: tuple, index: dict, filled=()):
@@ -84,14 +84,12 @@ class Zones(dict):
         return cards
 
     def copy(self) -> "Zones":
+        """The zones that hold cards, copied (a game of ALL_MADE zones or fewer has each
+        copied by World.clone's copier)."""
         other = Zones.__new__(Zones)
-        if len(self.order) <= ALL_MADE:
-            for k, v in self.items():
+        for k, v in self.items():
+            if v:
                 other[k] = v[:]
-        else:
-            for k, v in self.items():
-                if v:
-                    other[k] = v[:]
         other.order, other.index = self.order, self.index
         return other
 
@@ -133,19 +131,14 @@ class World:
         self.version += 1
 
     def clone(self) -> "World":
-        """A copy to change apart: every container copied (constants, never changed, shared)."""
-        w = World.__new__(World)  # not copy.copy: this runs once per game and per search step
-        w.program, w.n, w.consts, w.version, w.work = self.program, self.n, self.consts, self.version, self.work
-        w.alive = self.alive[:]
-        w.out_order = self.out_order[:]
-        w.shared = self.shared.copy()
-        w.players = [p.copy() for p in self.players]
-        spaces, cardf = self.spaces, self.cardf  # often none: a comprehension costs a call
-        w.spaces = {b: {f: col.copy() for f, col in cols.items()} for b, cols in spaces.items()} if spaces else {}
-        w.cardf = {f: col.copy() for f, col in cardf.items()} if cardf else {}
-        w.zones = self.zones.copy()
-        w.loc = self.loc.copy()
-        return w
+        """A copy to change apart: every container copied (constants, never changed,
+        shared), by straight code written for this program's Worlds of this many players
+        (copier), made at the first copy."""
+        copiers = self.program.world_copiers
+        copy = copiers.get(self.n)
+        if copy is None:
+            copy = copiers[self.n] = copier(self)
+        return copy(self)
 
     # ------------------------------------------------------------ fields by owner
     def space_fields(self, board: str, space: str) -> dict:
@@ -258,6 +251,49 @@ class World:
 
     def digest(self) -> str:
         return hashlib.sha256(canonical_json(self.snapshot())).hexdigest()[:16]
+
+
+MANY_SEATS = 8  # with more players than this a copy copies them in a loop
+
+
+def copier(w: World):
+    """The function that copies a World of `w`'s shape (runs once per game and per search
+    step): its players, boards' fields, card fields and, in a game of ALL_MADE zones or
+    fewer, zones are fixed for a program and player count, so each container is copied
+    by a line of its own, without the loops and calls of a general copy. Keys are the
+    function's globals, never written into its text."""
+    names: dict = {"World": World, "Zones": Zones}
+    lines = ["def copy(self):",
+             "    w = World.__new__(World)",
+             "    w.program, w.n, w.consts = self.program, self.n, self.consts",
+             "    w.version, w.work = self.version, self.work",
+             "    w.alive = self.alive[:]",
+             "    w.out_order = self.out_order[:]",
+             "    w.shared = self.shared.copy()",
+             "    w.loc = self.loc.copy()",
+             "    p = self.players"]
+    if w.n > MANY_SEATS:
+        lines.append("    w.players = [q.copy() for q in p]")
+    else:
+        lines.append(f"    w.players = [{', '.join(f'p[{i}].copy()' for i in range(w.n))}]")
+
+    def key(value) -> str:
+        names[f"k{len(names)}"] = value
+        return f"k{len(names) - 1}"
+
+    boards = ", ".join(f"{key(b)}: {{{', '.join(f'{key(f)}: s[{key(b)}][{key(f)}].copy()' for f in cols)}}}"
+                       for b, cols in w.spaces.items())
+    lines += ["    s = self.spaces", f"    w.spaces = {{{boards}}}"]
+    lines += ["    c = self.cardf", f"    w.cardf = {{{', '.join(f'{key(f)}: c[{key(f)}].copy()' for f in w.cardf)}}}"]
+    if len(w.zones.order) > ALL_MADE:
+        lines.append("    w.zones = self.zones.copy()")
+    else:
+        lines += ["    z = self.zones", "    o = w.zones = Zones.__new__(Zones)"]
+        lines += [f"    o[{k}] = z[{k}][:]" for k in map(key, w.zones)]
+        lines.append("    o.order, o.index = z.order, z.index")
+    lines.append("    return w")
+    exec(compile("\n".join(lines), "<ruledsl World copy>", "exec"), names)  # noqa: S102 - text made above, names only
+    return names["copy"]
 
 
 def canonical_json(data) -> bytes:

@@ -138,3 +138,42 @@ def test_a_game_of_few_zones_has_them_all_made_and_copied():
     w = start.clone()
     assert w.zones == start.zones and all(w.zones[k] is not start.zones[k] for k in w.zones)
     assert w.zones[("hand", 0)] == [] and set(w.zones) == set(w.zones.order)
+
+
+COPIED = ["games/mafialand.game", "games/bada_bing.game", "games/road_to_infamy.game", "games/the_boss.game",
+          "games/mafia_dollar.game", "examples/tic_tac_toe.game", "examples/kuhn_poker.game"]
+
+
+@pytest.mark.parametrize("path", COPIED)
+def test_a_world_copy_shares_no_container_with_its_original(path):
+    """World.clone copies by code written for the program's shape (world.copier): every
+    container (players, boards' columns with their tallies, card fields, zones) is a new
+    one holding what the original holds, of the same type; empty zones are kept in a game
+    of ALL_MADE zones or fewer and left out in a larger one."""
+    from ruledsl.runtime.world import ALL_MADE, Column
+
+    program = load_game(str(ROOT / path)).program
+    m = Machine(program, program.min_players + 1 if program.max_players > program.min_players else 2,
+                RandomChance(3))
+    advance(m, 12, seed=4)
+    w = m.w
+    c = w.clone()
+    assert c.snapshot() == w.snapshot() and c.version == w.version and c.work == w.work
+    pairs = [(c.alive, w.alive), (c.out_order, w.out_order), (c.shared, w.shared), (c.loc, w.loc),
+             (c.players, w.players), (c.spaces, w.spaces), (c.cardf, w.cardf)]
+    pairs += list(zip(c.players, w.players))
+    pairs += [(c.spaces[b][f], col) for b, cols in w.spaces.items() for f, col in cols.items()]
+    pairs += [(c.cardf[f], col) for f, col in w.cardf.items()]
+    pairs += [(c.zones[k], cards) for k, cards in w.zones.items() if cards]
+    for mine, theirs in pairs:
+        assert mine == theirs and mine is not theirs and type(mine) is type(theirs)
+    for b, cols in w.spaces.items():
+        for f, col in cols.items():
+            if isinstance(col, Column):
+                assert c.spaces[b][f].tallies == col.tallies and c.spaces[b][f].tallies[0] is not col.tallies[0]
+    assert c.zones.filled() == w.zones.filled() and c.zones is not w.zones and type(c.zones) is type(w.zones)
+    if len(w.zones.order) <= ALL_MADE:
+        assert set(c.zones) == set(w.zones.order)
+    else:
+        assert all(c.zones.values()) and len(c.zones) < len(w.zones.order)
+    assert c.zones.order is w.zones.order and c.consts is w.consts

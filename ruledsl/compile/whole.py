@@ -149,11 +149,17 @@ class _Whole(_Stretch):
 
     def decided(self, s, name, labels, values, kind, bind, secret=False) -> list:
         """The chooser (`_val`, R006 if none), then Machine.decide written out: the end
-        conditions first (if the game has any), then the Decision of seat `_val` pending."""
+        conditions first (if the game has any), then the Decision of seat `_val` pending.
+        `bind` None: labels and values are lists fixed at compile time, and each seat's
+        Decision is made once (nothing changes a Decision once made)."""
         chooser = [*self.evaluated(s.by), "if _val is None:",
                    f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
-        made = (f"vm.pending = {self.const(Decision)}(_val, {self.const(name)}, {labels}, {values}, "
-                f"{self.const(s.span)}, {bool(secret)}, {kind!r}, {bind})")
+        if bind is None:
+            each = [Decision(i, name, labels, values, s.span, False, kind, _got) for i in range(self.e.m.max_players)]
+            made = f"vm.pending = {self.const(each)}[_val]"
+        else:
+            made = (f"vm.pending = {self.const(Decision)}(_val, {self.const(name)}, {labels}, {values}, "
+                    f"{self.const(s.span)}, {bool(secret)}, {kind!r}, {bind})")
         if not self.e.m.ends:
             return [*chooser, made]
         return [*chooser, "if w.version == vm.ends_false_at or not vm.check_ends():", "    " + made]
@@ -164,8 +170,7 @@ class _Whole(_Stretch):
         options = list(range(len(s.options)))
         lines.append(f"{pad}_at = {self.at(s.span)}")
         if all(o.guard is None for o in s.options):  # all offered: labels and values shared
-            labels = self.const([o.label for o in s.options])
-            made = self.decided(s, s.label or "choice", labels, self.const(options), "menu", self.const(_got))
+            made = self.decided(s, s.label or "choice", [o.label for o in s.options], options, "menu", None)
             lines.extend(pad + line for line in made)
         else:
             lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, _got))}(vm, fr)")
@@ -183,8 +188,7 @@ class _Whole(_Stretch):
             lines.extend(pad + line for line in self.evaluated(s.guard))
             lines.append(f"{pad}if _val:")
             inner = pad + "    "
-        labels, values = self.const([s.label, "pass"]), self.const([True, False])
-        made = self.decided(s, s.label, labels, values, "may", self.const(_got))
+        made = self.decided(s, s.label, [s.label, "pass"], [True, False], "may", None)
         lines.extend(inner + line for line in made)
         self.pause(lines, inner)
         if s.guard is not None:

@@ -101,9 +101,9 @@ class Machine:
             program.make_whole()  # before the first World: what they compile is what the op lists did
         self.program = program
         self.chance = chance
-        self.listener = listener
+        self._listener = listener or _deaf  # as the listener's setter does, without a call
+        self.listening = listener is not None
         self.w = program.new_world(n_players)
-        self.frames: list = []
         self.pending: Decision | None = None
         self.result: Result | None = None
         self.steps = 0
@@ -112,12 +112,12 @@ class Machine:
         self.wholes = False  # whether a rule ran as a generator (a fast Machine's, compile/whole.py)
         self.spent = 0  # work units spent by the steps so far (budget.py), against game_work
         self.ends_false_at = -1  # the World version at which every end condition was false
+        setup = program.rules.get("setup")
+        self.frames: list = [Frame(program.rules["flow"], 0, {})] if setup is None else \
+            [Frame(program.rules["flow"], 0, {}), Frame(setup, 0, {}, None, None, 2)]
         attach = getattr(chance, "attach", None)
         if attach is not None:
             attach(self)  # e.g. a replay source that names the rule asking for chance
-        self.frames.append(Frame(program.rules["flow"], 0, {}))
-        if "setup" in program.rules:
-            self.frames.append(Frame(program.rules["setup"], 0, {}, depth=2))
         if start:
             self.run()
 
@@ -146,16 +146,20 @@ class Machine:
         """Shuffles zone `key`; a `shuffle` statement (`span`) costs SHUFFLE_COST units of
         work a card, charged once chance has given the order (a step paused for it charges
         once). A deck's refill (span None) is paid for by the moves that filled its pile."""
-        w = self.w
+        w, program = self.w, self.program
         cards = w.zones[key]
         if len(cards) < 2:
             return
-        label = self.program.zone_label(key)
+        label = program.zone_labels.get(key) or program.zone_label(key)
         order = self.chance.shuffle(cards, label)
         if span is not None:
-            charge(w, SHUFFLE_COST * len(cards), span)
+            w.work -= SHUFFLE_COST * len(cards)
+            if w.work < 0:
+                charge(w, 0, span)
         w.zones[key] = list(order)
-        w.zone_changed(key[0])
+        watch = program.zones_watched  # as w.zone_changed does, without a call
+        if watch is None or key[0] in watch:
+            w.version += 1
         if self.listening:
             self.emit("chance", what=f"shuffle {label}", outcome=list(order))
 

@@ -56,12 +56,25 @@ class Decision(msgspec.Struct):
 
 
 class Result(msgspec.Struct):
+    """How a game ended. Its `ranking` is sorted when read: simulations read the winners
+    and the scores alone."""
     reason: str
     winners: list
-    ranking: list
     scores: list
+    order: tuple  # what ranks the seats: (their keys by seat, the seats in play, those out, the winner or None)
     by_rule: bool = True  # False when a step limit stopped the game
     draw: bool = False  # ended by `end ... draw`: nobody wins
+
+    @property
+    def ranking(self) -> list:
+        """Every seat, best first: those in play by their keys (the score, then the
+        tiebreaks), ties in seat order, then those out, the last one out first; a winner
+        named by the rules comes first."""
+        keys, playing, out, winner = self.order
+        ranking = sorted(playing, key=keys.__getitem__, reverse=True) + out
+        if winner is not None and ranking[0] != winner:
+            ranking = [winner] + [s for s in ranking if s != winner]
+        return ranking
 
 
 class Refusal(msgspec.Struct):
@@ -327,20 +340,15 @@ class Machine:
         if p.tiebreaks:
             keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
         alive = range(w.n) if all(w.alive) else [s for s, living in enumerate(w.alive) if living]
-        ranking = sorted(alive, key=keys.__getitem__, reverse=True)
-        if w.out_order:
-            ranking += w.out_order[::-1]
         if winner is not None:
             winners = [winner]
-            if ranking[0] != winner:
-                ranking = [winner] + [s for s in ranking if s != winner]
         elif alive and by_rule and not draw:
-            best = keys[ranking[0]]
+            best = max(keys) if len(alive) == w.n else max([keys[s] for s in alive])
             winners = [s for s in alive if keys[s] == best]
         else:
             winners = []
         self.pending = None
-        self.result = Result(reason, winners, ranking, scores, by_rule, draw)  # by position: once a game
+        self.result = Result(reason, winners, scores, (keys, alive, w.out_order[::-1], winner), by_rule, draw)
         if self.wholes:
             for f in self.frames:  # a generator refers to its Machine: free both without the cyclic GC
                 f.it = None

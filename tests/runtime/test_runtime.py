@@ -302,3 +302,31 @@ rule flow() {
     cards.outcomes.append(list(reversed(m.w.zones[("deck", None)])))
     m.resume()
     assert m.spent == usual.spent and m.pending is not None
+
+
+@pytest.mark.parametrize("order, ranking", [
+    (([3, 5, 5, 1], range(4), [], None), [1, 2, 0, 3]),  # by score, ties in seat order
+    (([3, 5, 5, 1], [0, 1, 2], [3], None), [1, 2, 0, 3]),  # those out after those in play
+    (([3, 5, 5, 9], [0, 2], [3, 1], None), [2, 0, 3, 1]),  # the last one out first, whatever its score
+    (([3, 5, 5, 1], range(4), [], 0), [0, 1, 2, 3]),  # a winner named by the rules first
+    (([3, 5, 5, 9], [0, 2], [3, 1], 1), [1, 2, 0, 3]),  # ... also one out
+    (([(3, 1), (3, 2), (4, 0)], range(3), [], None), [2, 1, 0]),  # tiebreaks after the score
+])
+def test_a_results_ranking_is_sorted_from_its_order_when_read(order, ranking):
+    from ruledsl.runtime.machine import Result
+
+    result = Result("over", [], [0] * len(order[0]), order)
+    assert result.ranking == ranking
+
+
+def test_a_finished_games_result_ranks_every_seat(tmp_path):
+    m = run_text(tmp_path, """player { points: int = 0 }
+rule flow() {
+  seat(0).points += 1
+  seat(2).points += 5
+  choose by seat(0) as "end" { option "now" { end "over" } }
+}
+score p: p.points
+""", players=3)
+    m.choose("now")
+    assert m.result.winners == [2] and m.result.ranking == [2, 0, 1] and m.result.scores == [1, 0, 5]

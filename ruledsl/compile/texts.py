@@ -52,6 +52,14 @@ def fits_test(shape, value) -> str | None:
     return " and ".join(tests) if tests else None
 
 
+def zone_named(e) -> str | None:
+    """The zone the expression `e` names (`deck`, `hand[p]`), or None (a zone kept in a
+    local, say)."""
+    if isinstance(e, ast.Index):
+        e = e.obj
+    return e.name if isinstance(e, ast.Name) and e.note.binding is Binding.ZONE else None
+
+
 def ticked(k) -> list:
     """The text of one unit of work charged at `_spans[k]` (budget.charge, written out:
     a loop's turn is the hottest line of a stretch)."""
@@ -116,7 +124,8 @@ class StatementTexts:
             return None
         lines = [*self.evaluated(s.source), "_a = _val", *self.evaluated(s.dest), "_b = _val"]
         refill, span = self.const(self.e.refill), self.const(s.span)
-        draw = [f"w.work -= {budget.DRAW_COST}", "if w.work < 0:", f"    _charge(w, 0, {span})", "w.draw_top(_a, _b)"]
+        draw = [f"w.work -= {budget.DRAW_COST}", "if w.work < 0:", f"    _charge(w, 0, {span})",
+                *self.card_drawn(s)]
         if isinstance(s.count, ast.Int) and s.count.value == 1:  # one card: no loop
             return [*lines, f"if w.zones[_a] or {refill}(vm, _a):", *("    " + line for line in draw)]
         if s.count is None:
@@ -125,6 +134,17 @@ class StatementTexts:
             lines += [*self.evaluated(s.count), "_n = _val"]
         return [*lines, "for _ in range(_n):", f"    if not w.zones[_a] and not {refill}(vm, _a):", "        break",
                 *("    " + line for line in draw)]
+
+    def card_drawn(self, s) -> list:
+        """World.draw_top(_a, _b) written out where the text names both zones (`deck`,
+        `hand[p]`): whether the draw counts as a change for the end conditions (their
+        version bumped) is known here (Program.zones_watched)."""
+        names = {zone_named(s.source), zone_named(s.dest)}
+        if None in names:
+            return ["w.draw_top(_a, _b)"]
+        watched = self.e.p.zones_watched
+        bump = ["w.version += 1"] if watched is None or names & watched else []
+        return ["_c = w.zones[_a].pop(0)", "w.zones[_b].insert(0, _c)", "w.loc[_c] = _b", *bump]
 
     def t_Shuffle(self, s):
         """`shuffle Z` (CardCompiler.s_Shuffle's effect): the zone, then Machine.shuffle_zone."""

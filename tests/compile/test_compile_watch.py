@@ -103,3 +103,32 @@ def test_a_game_without_end_conditions_never_looks_at_them(monkeypatch, fast):
         while m.pending is not None and m.steps < 40:
             m.choose_index(0)
         assert bool(looked) == bool(program.ends), path
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_draw_written_out_counts_as_a_change_only_of_a_zone_read(tmp_path, fast):
+    """A draw whose zones the text names is written out (texts.card_drawn): into `pile`,
+    which the end condition reads, it marks the World changed; into `aside` it doesn't."""
+    m = run_text(tmp_path, """
+zone deck: c hidden
+zone pile: c public
+zone aside per player: c public
+cards c(n: int) { card 1  card 2  card 3  card 4  card 5 }
+end when full "two on the pile": size(pile) >= 2
+rule flow() {
+  loop {
+    choose by seat(0) as "where" {
+      option "pile" { draw 1 from deck to pile }
+      option "aside" { draw 1 from deck to aside[seat(0)] }
+    }
+  }
+}
+""", fast=fast)
+    before = m.w.version
+    m.choose("aside")
+    assert m.w.version == before and len(m.w.zones[("aside", 0)]) == 1
+    m.choose("pile")
+    assert m.w.version > before and m.result is None
+    m.choose("pile")
+    assert m.result is not None and m.result.reason == "two on the pile"
+    assert m.w.loc[m.w.zones[("pile", None)][0]] == ("pile", None)

@@ -155,7 +155,7 @@ class _Whole(_Stretch):
         chooser = [*self.evaluated(s.by), "if _val is None:",
                    f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
         if bind is None:
-            each = [Decision(i, name, labels, values, s.span, False, kind, _got) for i in range(self.e.m.max_players)]
+            each = [Decision(i, name, labels, values, s.span, False, kind, None) for i in range(self.e.m.max_players)]
             made = f"vm.pending = {self.const(each)}[_val]"
         else:
             made = (f"vm.pending = {self.const(Decision)}(_val, {self.const(name)}, {labels}, {values}, "
@@ -165,7 +165,7 @@ class _Whole(_Stretch):
         return [*chooser, "if w.version == vm.ends_false_at or not vm.check_ends():", "    " + made]
 
     def w_Menu(self, lines, s, depth):
-        """The options as the branches of an if, on the index `_got` binds."""
+        """The options as the branches of an if, on the index chosen (`fr.got`: a Decision's bind None)."""
         pad = "    " * depth
         options = list(range(len(s.options)))
         lines.append(f"{pad}_at = {self.at(s.span)}")
@@ -173,7 +173,7 @@ class _Whole(_Stretch):
             made = self.decided(s, s.label or "choice", [o.label for o in s.options], options, "menu", None)
             lines.extend(pad + line for line in made)
         else:
-            lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, _got))}(vm, fr)")
+            lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, None))}(vm, fr)")
         self.pause(lines, pad)
         lines.append(f"{pad}_o = fr.got")
         for i, opt in enumerate(s.options):
@@ -303,8 +303,3 @@ def returns_in_loops(body) -> bool:
     """Whether a `return` of this body is inside one of its loops (where `break` would
     leave the loop, not the rule)."""
     return any(isinstance(t, ast.Return) for s in statements(body) if isinstance(s, LOOPS) for t in statements(s.body))
-
-
-def _got(vm, fr, value):
-    """The binding of a menu's or a may's choice in a generated rule: the generator reads it."""
-    fr.got = value

@@ -27,7 +27,7 @@ class Frame(msgspec.Struct):
     sealed: dict | None = None  # local -> (seat, the options) of a `choose secret` that bound it
     depth: int = 1  # how deep the rules called each other to reach this frame, calls run in place included
     it: object = None  # in a fast Machine: the rule's generator under way (compile/whole.py), else None
-    got: object = None  # the option of the last menu or may a generator offered (whole._got)
+    got: object = None  # the option chosen at the last menu or may a generator offered (a Decision's bind None)
 
     def copy(self) -> "Frame":
         """A copy for a cloned game: locals copied as copy_value says."""
@@ -46,7 +46,7 @@ class Decision(msgspec.Struct):
     span: Span
     secret: bool
     kind: str  # choose | menu | may
-    bind: object  # bind(machine, frame, value)
+    bind: object  # bind(machine, frame, value); None: the frame's `got` takes it (a rule's generator reads it)
 
     def index_of(self, label: str) -> int | None:
         try:
@@ -279,7 +279,10 @@ class Machine:
         if self.listening:
             self.emit("chosen", decision=d, label=d.labels[i])
         try:
-            d.bind(self, self.frames[-1], d.values[i])
+            if d.bind is None:
+                self.frames[-1].got = d.values[i]
+            else:
+                d.bind(self, self.frames[-1], d.values[i])
             self.run()
         finally:
             if self.listening:

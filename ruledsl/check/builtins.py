@@ -92,10 +92,14 @@ def _space_coll(types):
 
 
 def _next_player(w, p):
-    n = len(w.alive)
-    for i in range(1, n + 1):
+    alive = w.alive
+    n = len(alive)
+    q = (p + 1) % n
+    if alive[q]:  # the next seat is in play (always, in a game nobody leaves)
+        return q
+    for i in range(2, n + 1):
         q = (p + i) % n
-        if w.alive[q]:
+        if alive[q]:
             return q
     return p
 

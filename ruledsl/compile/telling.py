@@ -155,10 +155,12 @@ class TellingCompiler(OpEmitter):
         who = self.x(s.player)
 
         def eliminate(vm, env):
-            p = who(vm.w, env)
-            if p is not None and vm.w.alive[p]:
-                vm.w.alive[p] = False
-                vm.w.out_order.append(p)
+            w = vm.w
+            p = who(w, env)
+            if p is not None and w.alive[p]:
+                alive = w.alive[:]  # replaced, not changed in place: copies of the World share them
+                alive[p] = False
+                w.alive, w.out_order = alive, [*w.out_order, p]
                 if vm.listening:
                     vm.emit("eliminate", seat=p)
         self.simple(code, s, eliminate)

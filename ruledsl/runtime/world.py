@@ -114,8 +114,8 @@ class World:
     def __init__(self, program, n_players: int):
         self.program = program
         self.n = n_players
-        self.alive = [True] * n_players
-        self.out_order: list = []
+        self.alive = [True] * n_players  # `alive` and `out_order` are replaced, never changed in place:
+        self.out_order: list = []  # a copy shares them (an elimination makes new ones, telling.py)
         self.consts: dict = {}
         self.shared: dict = {}
         self.players: list = [dict() for _ in range(n_players)]
@@ -267,8 +267,7 @@ def copier(w: World):
              "    w = World.__new__(World)",
              "    w.program, w.n, w.consts = self.program, self.n, self.consts",
              "    w.version, w.work = self.version, self.work",
-             "    w.alive = self.alive[:]",
-             "    w.out_order = self.out_order[:]",
+             "    w.alive, w.out_order = self.alive, self.out_order",  # replaced when changed: shared
              "    w.shared = self.shared.copy()",
              "    w.loc = self.loc.copy()",
              "    p = self.players"]

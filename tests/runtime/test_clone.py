@@ -149,7 +149,8 @@ def test_a_world_copy_shares_no_container_with_its_original(path):
     """World.clone copies by code written for the program's shape (world.copier): every
     container (players, boards' columns with their tallies, card fields, zones) is a new
     one holding what the original holds, of the same type; empty zones are kept in a game
-    of ALL_MADE zones or fewer and left out in a larger one."""
+    of ALL_MADE zones or fewer and left out in a larger one. Who is in play and the order
+    of those out are shared: an elimination replaces them."""
     from ruledsl.runtime.world import ALL_MADE, Column
 
     program = load_game(str(ROOT / path)).program
@@ -159,8 +160,8 @@ def test_a_world_copy_shares_no_container_with_its_original(path):
     w = m.w
     c = w.clone()
     assert c.snapshot() == w.snapshot() and c.version == w.version and c.work == w.work
-    pairs = [(c.alive, w.alive), (c.out_order, w.out_order), (c.shared, w.shared), (c.loc, w.loc),
-             (c.players, w.players), (c.spaces, w.spaces), (c.cardf, w.cardf)]
+    assert c.alive is w.alive and c.out_order is w.out_order  # replaced when changed, never changed in place
+    pairs = [(c.shared, w.shared), (c.loc, w.loc), (c.players, w.players), (c.spaces, w.spaces), (c.cardf, w.cardf)]
     pairs += list(zip(c.players, w.players))
     pairs += [(c.spaces[b][f], col) for b, cols in w.spaces.items() for f, col in cols.items()]
     pairs += [(c.cardf[f], col) for f, col in w.cardf.items()]
@@ -177,3 +178,26 @@ def test_a_world_copy_shares_no_container_with_its_original(path):
     else:
         assert all(c.zones.values()) and len(c.zones) < len(w.zones.order)
     assert c.zones.order is w.zones.order and c.consts is w.consts
+
+
+def test_an_elimination_in_a_clone_leaves_the_original_alone(tmp_path):
+    from support import run_text
+
+    m = run_text(tmp_path, """rule flow() {
+  loop {
+    choose by seat(0) as "who goes" {
+      option "one" { eliminate seat(1) }
+      option "two" { eliminate seat(2) }
+    }
+  }
+}
+""", players=4)
+    clone = m.clone()
+    clone.choose("one")
+    assert clone.w.alive == [True, False, True, True] and clone.w.out_order == [1]
+    assert m.w.alive == [True] * 4 and m.w.out_order == []
+    m.choose("two")
+    again = m.clone()
+    again.choose("one")
+    assert m.w.alive == [True, True, False, True] and m.w.out_order == [2]
+    assert again.w.alive == [True, False, False, True] and again.w.out_order == [2, 1]

@@ -282,7 +282,7 @@ class _Whole(_Stretch):
         if s.winner is not None:
             lines.extend(pad + line for line in self.evaluated(s.winner))
             winner = "_val"
-        lines += [f"{pad}vm.finish({self.const(s.reason)}, winner={winner}, draw={bool(s.draw)})", f"{pad}return"]
+        lines += [f"{pad}vm.finish({self.const(s.reason)}, {winner}, True, {bool(s.draw)})", f"{pad}return"]
 
     def w_Break(self, lines, s, depth):
         lines.append(f"{'    ' * depth}break")

@@ -260,7 +260,8 @@ def copier(w: World):
     """The function that copies a World of `w`'s shape (runs once per game and per search
     step): its players, boards' fields, card fields and, in a game of ALL_MADE zones or
     fewer, zones are fixed for a program and player count, so each container is copied
-    by a line of its own, without the loops and calls of a general copy. Keys are the
+    by a line of its own, without the loops and calls of a general copy; who is in play
+    and the order of those out are shared (an elimination replaces them). Keys are the
     function's globals, never written into its text."""
     names: dict = {"World": World, "Zones": Zones}
     lines = ["def copy(self):",
@@ -282,8 +283,9 @@ def copier(w: World):
 
     boards = ", ".join(f"{key(b)}: {{{', '.join(f'{key(f)}: s[{key(b)}][{key(f)}].copy()' for f in cols)}}}"
                        for b, cols in w.spaces.items())
-    lines += ["    s = self.spaces", f"    w.spaces = {{{boards}}}"]
-    lines += ["    c = self.cardf", f"    w.cardf = {{{', '.join(f'{key(f)}: c[{key(f)}].copy()' for f in w.cardf)}}}"]
+    lines += ["    s = self.spaces", f"    w.spaces = {{{boards}}}"] if boards else ["    w.spaces = {}"]
+    fields = ", ".join(f"{key(f)}: c[{key(f)}].copy()" for f in w.cardf)
+    lines += ["    c = self.cardf", f"    w.cardf = {{{fields}}}"] if fields else ["    w.cardf = {}"]
     if len(w.zones.order) > ALL_MADE:
         lines.append("    w.zones = self.zones.copy()")
     else:

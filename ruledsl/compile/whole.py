@@ -138,23 +138,26 @@ class _Whole(_Stretch):
         lines.append(f"{pad}_at = {self.at(s.span)}")
         lines.extend(pad + line for line in self.choose_text(s))
         self.pause(lines, pad)
+        if not s.secret:  # the Decision's bind None: the choice is the frame's `got`
+            lines.append(f"{pad}env[{s.var!r}] = fr.got")
 
     def choose_text(self, s) -> list:
         c, span = self.e.choice(s), self.const(s.span)
         lines = [*self.evaluated(c.offered), "_vs = list(w.zones[_val])" if c.zone else "_vs = _val",
                  "if not _vs:", f"    {self.const(nothing_to_choose)}({self.const(c.name)}, {span})",
                  "_ls = _vs" if c.label is None else f"_ls, _vs = {self.const(c.label)}(w, _vs)"]
-        bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else self.const(c.bind)
+        bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else "None"
         return [*lines, *self.decided(s, c.name, "_ls", "_vs", "choose", bind, s.secret)]
 
-    def decided(self, s, name, labels, values, kind, bind, secret=False) -> list:
+    def decided(self, s, name, labels, values, kind, bind="None", secret=False) -> list:
         """The chooser (`_val`, R006 if none), then Machine.decide written out: the end
-        conditions first (if the game has any), then the Decision of seat `_val` pending.
-        `bind` None: labels and values are lists fixed at compile time, and each seat's
-        Decision is made once (nothing changes a Decision once made)."""
+        conditions first (if the game has any), then the Decision of seat `_val` pending,
+        its `bind` a text (None: the generator reads the choice from `fr.got`). Labels and
+        values are texts, or lists fixed at compile time: then each seat's Decision is
+        made once (nothing changes a Decision once made)."""
         chooser = [*self.evaluated(s.by), "if _val is None:",
                    f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
-        if bind is None:
+        if isinstance(labels, list):
             each = [Decision(i, name, labels, values, s.span, False, kind, None) for i in range(self.e.m.max_players)]
             made = f"vm.pending = {self.const(each)}[_val]"
         else:
@@ -170,7 +173,7 @@ class _Whole(_Stretch):
         options = list(range(len(s.options)))
         lines.append(f"{pad}_at = {self.at(s.span)}")
         if all(o.guard is None for o in s.options):  # all offered: labels and values shared
-            made = self.decided(s, s.label or "choice", [o.label for o in s.options], options, "menu", None)
+            made = self.decided(s, s.label or "choice", [o.label for o in s.options], options, "menu")
             lines.extend(pad + line for line in made)
         else:
             lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, None))}(vm, fr)")
@@ -188,7 +191,7 @@ class _Whole(_Stretch):
             lines.extend(pad + line for line in self.evaluated(s.guard))
             lines.append(f"{pad}if _val:")
             inner = pad + "    "
-        made = self.decided(s, s.label, [s.label, "pass"], [True, False], "may", None)
+        made = self.decided(s, s.label, [s.label, "pass"], [True, False], "may")
         lines.extend(inner + line for line in made)
         self.pause(lines, inner)
         if s.guard is not None:

@@ -114,8 +114,7 @@ class Machine:
             program.make_whole()  # before the first World: what they compile is what the op lists did
         self.program = program
         self.chance = chance
-        self._listener = listener or _deaf  # as the listener's setter does, without a call
-        self.listening = listener is not None
+        self.listener = listener
         self.w = program.new_world(n_players)
         self.pending: Decision | None = None
         self.result: Result | None = None
@@ -159,20 +158,16 @@ class Machine:
         """Shuffles zone `key`; a `shuffle` statement (`span`) costs SHUFFLE_COST units of
         work a card, charged once chance has given the order (a step paused for it charges
         once). A deck's refill (span None) is paid for by the moves that filled its pile."""
-        w, program = self.w, self.program
+        w = self.w
         cards = w.zones[key]
         if len(cards) < 2:
             return
-        label = program.zone_labels.get(key) or program.zone_label(key)
+        label = self.program.zone_label(key)
         order = self.chance.shuffle(cards, label)
         if span is not None:
-            w.work -= SHUFFLE_COST * len(cards)
-            if w.work < 0:
-                charge(w, 0, span)
+            charge(w, SHUFFLE_COST * len(cards), span)
         w.zones[key] = list(order)
-        watch = program.zones_watched  # as w.zone_changed does, without a call
-        if watch is None or key[0] in watch:
-            w.version += 1
+        w.zone_changed(key[0])
         if self.listening:
             self.emit("chance", what=f"shuffle {label}", outcome=list(order))
 

@@ -27,6 +27,12 @@ LARGEST_OF_ARGUMENTS = {"abs", "min", "max"}  # builtins no larger than their la
 KEPT_NAMES = frozenset({Binding.LOCAL, Binding.ITEM, Binding.SHARED_FIELD})  # hold numbers kept
 
 
+def not_a_number(e) -> bool:
+    """Whether the checker typed `e` as something other than a number (or any type)."""
+    t = e.note.type
+    return t is not None and t.kind not in ("int", "any")
+
+
 class Bounds:
     """The bounds of a checked game's expressions; a def's, worked out once (a def that
     reaches itself through calls is not bounded)."""
@@ -47,15 +53,11 @@ class Bounds:
         """Whether the value of `e` may be a number beyond R012's bound, to be checked
         where it is stored: a number (or of a type not known) that `bound` can't keep
         within it. A player or a card is a small number."""
-        t = e.note.type
-        if t is not None and t.kind not in ("int", "any"):
-            return False
         return not self.bound(e) < budget.MAX_NUMBER
 
     def may_be_big_stored(self, target, op: str, value) -> bool:
         """Whether `target op value` (op: = += -=) may keep a number beyond the bound."""
-        t = target.note.type
-        if t is not None and t.kind not in ("int", "any"):
+        if not_a_number(target):
             return False
         if op == "=":
             return self.may_be_big(value)
@@ -63,8 +65,7 @@ class Bounds:
 
     def bound(self, e) -> float:
         """The largest absolute value `e` can have (math.inf where its shape doesn't tell)."""
-        t = e.note.type
-        if t is not None and t.kind not in ("int", "any"):
+        if not_a_number(e):
             return ITEMS  # a truth, a player, a card (their numbers are small), or not a number
         make = getattr(self, "b_" + e.__class__.__name__, None)
         return make(e) if make is not None else math.inf

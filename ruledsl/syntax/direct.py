@@ -52,10 +52,8 @@ class Made(Tree):
 def _plan(driver) -> tuple:
     """Per rule, by the driver's rule index: (the name of its Builder callback, Lark's
     wrappers for it but the position one, all of Lark's wrappers)."""
-    chains = {rule: chain for rule, chain in driver.lark._parse_tree_builder.rule_builders}
     plan = []
-    for rule in driver.rules:
-        chain = chains[rule]
+    for rule, chain in driver.rule_builders:
         plan.append((rule.alias or rule.options.template_source or rule.origin.name,
                      tuple(w for w in chain if w is not PropagatePositions), chain))
     return tuple(plan)

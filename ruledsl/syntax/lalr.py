@@ -15,7 +15,9 @@ three are a precedence level's `?a: b`, which tables.py makes pass their child o
 - looks actions up in a table of plain tuples, and goes through a chain of `?a: b`
   reductions in one step, remembered by (state below, state, terminal);
 - builds the tree with Lark's own callbacks, positions included; or, given the
-  Builder's callbacks (direct.py), the AST itself.
+  Builder's callbacks (direct.py), the AST itself;
+- starts from plain data worked out of a Lark parser (loop_data.py), shipped with the
+  package, so a file without a syntax error is read with no Lark parser made.
 
 Anything it does not expect (a syntax error, a character no terminal matches, a Lark
 whose insides differ, options it does not know) makes it give up: `parse` returns None
@@ -28,9 +30,8 @@ from __future__ import annotations
 import re
 
 from lark import Lark, Token
-from lark.parsers.lalr_analysis import Shift
 
-UNIT = object()  # an action: a `?a: b` reduction (its callback only passes the child on)
+from .loop_data import FORMAT, SHIFT, UNIT, plain_of, rules_of, tree_builder
 
 
 class _GiveUp(Exception):
@@ -38,7 +39,8 @@ class _GiveUp(Exception):
 
 
 class Driver:
-    """The loop over one Lark parser's tables (`Driver.of`)."""
+    """The loop over one parser's tables: of a Lark parser (`Driver.of`) or of the plain
+    data worked out of one (`Driver.load`, loop_data.py)."""
 
     @classmethod
     def of(cls, lark: Lark, unit_callback) -> Driver | None:
@@ -46,36 +48,37 @@ class Driver:
         reductions have the callback `unit_callback`), or None when its insides are not
         the ones this loop was written against."""
         try:
-            return cls(lark, unit_callback)
+            return cls(plain_of(lark, unit_callback))
         except (AttributeError, KeyError, TypeError, ValueError, re.error):
             return None
 
-    def __init__(self, lark: Lark, unit_callback):
-        conf, options = lark.lexer_conf, lark.options
-        if (conf.callbacks or conf.postlex or conf.use_bytes or conf.g_regex_flags or options.regex
-                or options.lexer != "contextual"):
-            raise ValueError("a Lark option this loop does not follow")
-        parser = lark.parser.parser.parser  # frontend -> LALR_Parser -> _Parser
-        lexer = lark.parser.lexer  # ContextualLexer
-        root = lexer.root_lexer
-        self._state_lexers = lexer.lexers
-        self._ignore = frozenset(root.ignore_types)
-        self._newline_types = frozenset(root.newline_types)
-        self._start_states = dict(parser.parse_table.start_states)
-        self._end_states = dict(parser.parse_table.end_states)
-        self._accepts = {s: frozenset(row) | self._ignore for s, row in parser.parse_table.states.items()}
-        self.lark = lark
-        self._table, self.rules = _table(parser.parse_table.states, parser.callbacks, unit_callback)
-        self._tree_callbacks = [parser.callbacks[rule] for rule in self.rules]
-        self._units: dict = {}  # (state below, state, terminal) -> the state after its `?a: b` chain
-        self._embedders, self._keywords = _embedding(root.terminals)
-        _check_order(root.terminals, self._embedders)
-        embedded = {name for name, regexes in self._embedders.items() if regexes}
-        self._master = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})"
-                                           for t in root.terminals if t.name not in embedded))
-        self._terminals = {t.name: t for t in root.terminals}
-        self._state_scans: dict = {}  # state -> [(name, literal or None, regex or None)] (Lark's order)
+    @classmethod
+    def load(cls, data) -> Driver | None:
+        """The driver of loop_data's `data`, or None where it is not such data."""
+        try:
+            return cls(data)
+        except (AttributeError, KeyError, TypeError, ValueError, re.error):
+            return None
+
+    def __init__(self, data: dict):
+        if data["format"] != FORMAT:
+            raise ValueError("loop data of another format")
+        self._table = data["table"]
+        self._start_states, self._end_states = data["start_states"], data["end_states"]
+        self._ignore = frozenset(data["ignore"])
+        self._newline_types = frozenset(data["newline_types"])
+        self._accepts = {s: frozenset(row) | self._ignore for s, row in self._table.items()}
+        self._keywords = data["keywords"]
+        self._master = re.compile(data["master"])
+        self._regexps = data["regexps"]
+        self._scans = data["scans"]  # state -> [(name, literal or None)] (Lark's order)
         self._regexes: dict = {}
+        self._units: dict = {}  # (state below, state, terminal) -> the state after its `?a: b` chain
+        self.rules = rules_of(data)  # Lark's Rules, by index
+        builder = tree_builder(self.rules)
+        self.rule_builders = builder.rule_builders  # (rule, Lark's wrappers), by index
+        by_rule = builder.create_callback()
+        self._tree_callbacks = [by_rule[rule] for rule in self.rules]
 
     def parse(self, text: str, start: str, callbacks: list | None = None):
         """The tree Lark's `parse(text, start=start)` gives, or None where Lark must parse.
@@ -119,11 +122,11 @@ class Driver:
                 if action is None:
                     raise _GiveUp
                 what, arg = action
-                if what is Shift:
+                if what == SHIFT:
                     states.append(arg)
                     values.append(token)
                     break
-                if what is UNIT:
+                if what == UNIT:
                     states[-1] = self._after_units(states, kind, arg)
                     continue
                 _reduce(table, callbacks, states, values, arg)
@@ -134,10 +137,10 @@ class Driver:
         table, end_state = self._table, self._end_states[start]
         while True:
             action = table[states[-1]].get("$END")
-            if action is None or action[0] is Shift:
+            if action is None or action[0] == SHIFT:
                 raise _GiveUp
             what, arg = action
-            if what is UNIT:
+            if what == UNIT:
                 states[-1] = self._after_units(states, "$END", arg)
             else:
                 _reduce(table, callbacks, states, values, arg)
@@ -154,7 +157,7 @@ class Driver:
             while True:
                 top = table[below][origin][1]
                 action = table[top].get(kind)
-                if action is None or action[0] is not UNIT:
+                if action is None or action[0] != UNIT:
                     break
                 origin = action[1]
             self._units[key] = top
@@ -164,36 +167,20 @@ class Driver:
         """(terminal, text) that Lark's lexer of `state` matches at `pos`: its terminals
         tried one by one in its order, a literal that a regex of the state embeds left to
         that regex (retyped after)."""
-        scan = self._state_scans.get(state)
-        if scan is None:
-            scan = self._state_scans[state] = self._state_scan(state)
-        for name, literal, regex in scan:
+        for name, literal in self._scans[state]:
             if literal is not None:
                 if text.startswith(literal, pos):
                     return name, literal
             else:
-                found = regex.match(text, pos)
+                found = self._regex(name).match(text, pos)
                 if found is not None:
                     return name, found.group()
         raise _GiveUp
 
-    def _state_scan(self, state: int) -> list:
-        terminals = self._state_lexers[state].terminals  # Lark's order (by priority, width, length, name)
-        names = {t.name for t in terminals}
-        scan = []
-        for t in terminals:
-            if any(regex in names for regex in self._embedders.get(t.name, ())):
-                continue
-            if t.pattern.type == "str":
-                scan.append((t.name, t.pattern.value, None))
-            else:
-                scan.append((t.name, None, self._regex(t.name)))
-        return scan
-
     def _regex(self, name: str):
         regex = self._regexes.get(name)
         if regex is None:
-            regex = self._regexes[name] = re.compile(self._terminals[name].pattern.to_regexp())
+            regex = self._regexes[name] = re.compile(self._regexps[name])
         return regex
 
 
@@ -208,63 +195,3 @@ def _reduce(table: dict, callbacks: list, states: list, values: list, rule: tupl
         children = []
     values.append(callbacks[index](children))
     states.append(table[states[-1]][origin][1])
-
-
-def _table(states: dict, callbacks: dict, unit_callback) -> tuple:
-    """Lark's parse table with plain tuples for actions: (Shift, state), (UNIT, the
-    nonterminal), or (None, (size, index, nonterminal)); and the rules by index."""
-    rules: dict = {}
-    indexed: list = []
-
-    def action(act):
-        what, arg = act
-        if what is Shift:
-            return (Shift, arg)
-        made = rules.get(id(arg))
-        if made is None:
-            callback = callbacks[arg]
-            if callback is unit_callback and len(arg.expansion) == 1:
-                made = rules[id(arg)] = (UNIT, arg.origin.name)
-            else:
-                made = rules[id(arg)] = (None, (len(arg.expansion), len(indexed), arg.origin.name))
-                indexed.append(arg)
-        return made
-
-    table = {state: {kind: action(act) for kind, act in row.items()} for state, row in states.items()}
-    return table, indexed
-
-
-def _check_order(terminals: list, embedders: dict) -> None:
-    """Why the one regular expression picks what a state's lexer picks (see the module's
-    docstring) rests on two facts about a literal that a regex embeds: the regex comes
-    first in Lark's order, and it matches wherever the literal does (no anchors, no
-    lookarounds). Raises ValueError where either might not hold."""
-    marks = ("^", "$", "\\b", "\\B", "\\A", "\\Z", "(?=", "(?!", "(?<")
-    order = {t.name: i for i, t in enumerate(terminals)}
-    by_name = {t.name: t for t in terminals}
-    for literal, regexes in embedders.items():
-        for regex in regexes:
-            text = by_name[regex].pattern.to_regexp()
-            if order[regex] > order[literal] or any(mark in text for mark in marks):
-                raise ValueError(f"{regex} embeds {literal} in a way this loop does not follow")
-
-
-def _embedding(terminals: list) -> tuple:
-    """As Lark's `_create_unless`: a literal that a regex terminal of the same priority
-    matches whole is that regex's keyword. Returns ({literal's name: [regexes embedding
-    it]}, {regex's name: {text: [keyword names, in order]}})."""
-    embedders: dict = {}
-    keywords: dict = {}
-    for regex in terminals:
-        if regex.pattern.type != "re":
-            continue
-        for literal in terminals:
-            if literal.pattern.type != "str" or literal.priority != regex.priority:
-                continue
-            text = literal.pattern.value
-            found = re.match(regex.pattern.to_regexp(), text)
-            if found and found.group(0) == text:
-                keywords.setdefault(regex.name, {}).setdefault(text, []).append(literal.name)
-                if literal.pattern.flags <= regex.pattern.flags:
-                    embedders.setdefault(literal.name, []).append(regex.name)
-    return embedders, keywords

@@ -25,8 +25,17 @@ def parser() -> Lark:
 
 
 def driver() -> lalr.Driver | None:
-    """The faster loop over the parser's tables (lalr.py), or None to use Lark's own."""
-    return _driver_of(parser())
+    """The faster loop over the parser's tables (lalr.py), or None to use Lark's own: from
+    its shipped data where that was made from this grammar (no Lark parser is made then),
+    else from the parser."""
+    text = grammar_text()
+    fast = _shipped_loop(text)
+    return fast if fast is not None else _driver_of(parser())
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_loop(text: str) -> lalr.Driver | None:
+    return tables.shipped_loop(text)
 
 
 @functools.lru_cache(maxsize=1)
@@ -131,7 +140,7 @@ def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
     """The parse tree of an expression written inside a string, or its syntax error;
     direct.TooDeep if it nests more than direct.MAX_TEXT_DEPTH levels."""
     try:
-        tree, depth = _expr_tree(parser(), src)
+        tree, depth = _expr_tree(driver(), src)
     except UnexpectedInput as err:
         return syntax_diagnostic(path, err, line_offset, col_offset)
     if depth > direct.MAX_TEXT_DEPTH:
@@ -140,13 +149,13 @@ def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
 
 
 @functools.lru_cache(maxsize=1024)
-def _expr_tree(p: Lark, src: str) -> tuple:
+def _expr_tree(fast: lalr.Driver | None, src: str) -> tuple:
     """A `{...}` expression's tree and its depth, parsed once per text (the same few recur:
-    `{p}`...); the Builder reads trees and never changes them, and places them where they are."""
-    fast = driver()
+    `{p}`...) by the loop `fast` (or Lark); the Builder reads trees and never changes them,
+    and places them where they are."""
     tree = None if fast is None else fast.parse(src, "expr")
     if tree is None:  # a syntax error, or a parser the loop can't run
-        tree = p.parse(src, start="expr")
+        tree = parser().parse(src, start="expr")
     return tree, _depth(tree)
 
 

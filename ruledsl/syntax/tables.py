@@ -22,9 +22,11 @@ from importlib import resources
 import lark
 from lark import Lark
 
+from . import lalr, loop_data
 from .grammar import GRAMMAR_NAME, grammar_text, parser_cache
 
 TABLES_NAME = GRAMMAR_NAME + ".tables"
+LOOP_NAME = GRAMMAR_NAME + ".loop"  # the parser loop's data (loop_data.py)
 # The callback of a `?a: b` reduction: it passes its one child on (_skip_unit_reductions).
 PASS_CHILD = operator.itemgetter(0)
 OPTIONS = dict(parser="lalr", propagate_positions=True, start=["start", "expr"], maybe_placeholders=True)
@@ -49,22 +51,48 @@ def parser(text: str) -> Lark:
 def shipped(text: str) -> Lark | None:
     """The parser loaded from the shipped tables, or None when they are missing, made from
     another grammar or Lark, or unreadable."""
-    try:
-        data = _target().read_bytes()
-    except OSError:
-        return None
-    return from_tables(text, data)
+    data = _shipped_bytes(TABLES_NAME)
+    return None if data is None else from_tables(text, data)
+
+
+def shipped_loop(text: str) -> lalr.Driver | None:
+    """The parser's loop (lalr.py) started from its shipped data, or None when that is
+    missing, made from another grammar or Lark, or unreadable: no Lark parser is made."""
+    data = _shipped_bytes(LOOP_NAME)
+    return None if data is None else loop_from(text, data)
 
 
 def from_tables(text: str, data: bytes) -> Lark | None:
     """The parser of the tables file `data`, or None when it was not made from `text`
     (see made_from) or cannot be read."""
-    head = made_from(text)
+    plain = _plain_after(made_from(text), data)
+    try:
+        return None if plain is None else Lark.load(plain)  # Lark.load takes the dict too
+    except Exception:  # noqa: BLE001 - a file this Lark cannot read is as good as none
+        return None
+
+
+def loop_from(text: str, data: bytes) -> lalr.Driver | None:
+    """The loop of the loop data file `data`, or None when it was not made from `text` or
+    cannot be read."""
+    plain = _plain_after(made_from(text), data)
+    return None if plain is None else lalr.Driver.load(plain)
+
+
+def _shipped_bytes(name: str) -> bytes | None:
+    try:
+        return _target(name).read_bytes()
+    except OSError:
+        return None
+
+
+def _plain_after(head: bytes, data: bytes):
+    """The plain data pickled in `data` after the line `head`, or None."""
     if not data.startswith(head):
         return None
     try:
-        return Lark.load(_PlainUnpickler(io.BytesIO(data[len(head):])).load())  # Lark.load takes the dict too
-    except Exception:  # noqa: BLE001 - a file this Lark cannot read is as good as none
+        return _PlainUnpickler(io.BytesIO(data[len(head):])).load()
+    except Exception:  # noqa: BLE001 - a file that can't be read is as good as none
         return None
 
 
@@ -74,19 +102,22 @@ class _PlainUnpickler(pickle.Unpickler):
 
 
 def write(text: str | None = None) -> str:
-    """Builds the tables of the grammar (`text`, by default the package's) and writes them
-    to the shipped file; returns its path."""
+    """Builds the tables of the grammar (`text`, by default the package's) and writes them,
+    and the loop's data worked out of them, to the shipped files; returns the tables' path."""
     text = grammar_text() if text is None else text
-    out = io.BytesIO()
-    Lark(text, **OPTIONS).save(out)
-    path = _target()
-    with open(str(path), "wb") as fh:
-        fh.write(made_from(text) + out.getvalue())
-    return str(path)
+    p = Lark(text, **OPTIONS)
+    tables, loop = io.BytesIO(), io.BytesIO()
+    p.save(tables)
+    _skip_unit_reductions(p)
+    pickle.dump(loop_data.plain_of(p, PASS_CHILD), loop, protocol=4)
+    for name, out in ((TABLES_NAME, tables), (LOOP_NAME, loop)):
+        with open(str(_target(name)), "wb") as fh:
+            fh.write(made_from(text) + out.getvalue())
+    return str(_target(TABLES_NAME))
 
 
-def _target():
-    return resources.files(__package__) / TABLES_NAME
+def _target(name: str):
+    return resources.files(__package__) / name
 
 
 def _skip_unit_reductions(p: Lark) -> None:

@@ -9,7 +9,7 @@ import lark
 import pytest
 from lark import Lark
 
-from ruledsl.syntax import parse, tables
+from ruledsl.syntax import lalr, loop_data, parse, tables
 from ruledsl.syntax.grammar import grammar_text
 from support import ROOT
 
@@ -86,9 +86,63 @@ def test_a_parser_is_built_where_no_tables_fit(monkeypatch, tmp_path):
 def test_written_tables_load_and_parse(tmp_path, monkeypatch):
     """What `python -m ruledsl.syntax.tables` writes is read back (its states are numbered
     anew each build: Lark's sets follow the string hashes, so the bytes differ, not the parses)."""
-    written = tmp_path / "tables"
-    monkeypatch.setattr(tables, "_target", lambda: written)
+    monkeypatch.setattr(tables, "_target", lambda name: tmp_path / name)
     tables.write()
-    p = tables.from_tables(grammar_text(), written.read_bytes())
+    p = tables.from_tables(grammar_text(), (tmp_path / tables.TABLES_NAME).read_bytes())
     assert p is not None
     assert _modules(p)[:3] == _modules(Lark(grammar_text(), **tables.OPTIONS))[:3]
+    loop = tables.loop_from(grammar_text(), (tmp_path / tables.LOOP_NAME).read_bytes())
+    assert loop is not None
+    text = FILES[0].read_text(encoding="utf-8")
+    assert loop.parse(text, "start") == p.parse(text, start="start")
+
+
+# ------------------------------------------------------------------ the loop's data
+
+
+def _shipped_loop_bytes() -> bytes:
+    return (ROOT / "ruledsl" / "syntax" / tables.LOOP_NAME).read_bytes()
+
+
+def test_the_shipped_loop_data_is_made_from_this_grammar():
+    head = _shipped_loop_bytes().split(b"\n", 1)[0] + b"\n"
+    assert head == _shipped_bytes().split(b"\n", 1)[0] + b"\n", (
+        "the loop's data and the tables were not written together: run `python -m ruledsl.syntax.tables`")
+
+
+def test_the_shipped_loop_is_the_one_built_from_the_parser():
+    """Its data is what the loop works out of the tables' parser (the states numbered
+    alike: both written from one build), so every parse is the same."""
+    text = grammar_text()
+    if not _shipped_loop_bytes().startswith(tables.made_from(text)):
+        pytest.skip(f"the loop's data was shipped by another Lark than {lark.__version__}")
+    shipped = tables.loop_from(text, _shipped_loop_bytes())
+    built = lalr.Driver.of(tables.parser(text), tables.PASS_CHILD)
+    assert shipped is not None and built is not None
+    assert shipped._table == built._table and shipped._scans == built._scans
+    assert [loop_data.rule_plain(r) for r in shipped.rules] == [loop_data.rule_plain(r) for r in built.rules]
+
+
+def test_files_without_syntax_errors_are_parsed_with_no_lark_parser_made(monkeypatch, tmp_path):
+    """The point of shipping the loop's data: Lark's tables are loaded only for a syntax
+    error (fails if the loop is started from a Lark parser again)."""
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", "")
+    monkeypatch.setattr(parse, "parser", lambda: pytest.fail("a Lark parser was made"))
+    parse._expr_tree.cache_clear()
+    for path in FILES:
+        parse.parse_new(str(path), path.read_text(encoding="utf-8"))
+    parse._expr_tree.cache_clear()
+
+
+@pytest.mark.parametrize("payload", [b"", b"\x80\x05not a pickle", pickle.dumps({"format": 0}),
+                                     pickle.dumps({"format": loop_data.FORMAT, "table": []}),
+                                     pickle.dumps(io.BytesIO(b"an object, not plain data"))])
+def test_unreadable_loop_data_is_not_used(payload):
+    assert tables.loop_from(grammar_text(), _tables_of(grammar_text(), payload)) is None
+
+
+def test_loop_data_of_another_grammar_is_not_used():
+    text = grammar_text()
+    data = _shipped_loop_bytes().split(b"\n", 1)[1]
+    assert tables.loop_from(text + "\n// edited\n", _tables_of(text, data)) is None
+    assert tables.loop_from(text, _tables_of(text, data)) is not None

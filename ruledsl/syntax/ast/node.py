@@ -104,14 +104,31 @@ _SYNTAX: dict = {}
 
 
 def walk(node):
-    """Every node under `node` (itself included), depth first."""
-    if isinstance(node, (tuple, list)):
-        for item in node:
-            yield from walk(item)
-    elif isinstance(node, Node):
-        yield node
-        for f in syntax_fields(type(node)):
-            yield from walk(getattr(node, f.name))
+    """Every node under `node` (itself included), depth first (parents before their
+    parts, parts in order). Not recursive: a node `yield`s once, whatever its depth."""
+    todo = [node]
+    pop, push = todo.pop, todo.extend
+    while todo:
+        n = pop()
+        cls = n.__class__
+        if cls in _LEAVES:
+            continue
+        if cls is tuple or cls is list:
+            push(reversed(n))
+        elif isinstance(n, Node):
+            yield n
+            push([getattr(n, name) for name in _reversed_names(cls)])
+
+
+def _reversed_names(cls) -> tuple:
+    """The names of syntax_fields(cls), last first."""
+    names = _REVERSED_NAMES.get(cls)
+    if names is None:
+        names = _REVERSED_NAMES[cls] = tuple(f.name for f in reversed(syntax_fields(cls)))
+    return names
+
+
+_REVERSED_NAMES: dict = {}
 
 
 _LEAVES = frozenset({str, int, bool, type(None)})

@@ -5,14 +5,20 @@ that of `python3 -c pass` (interpreter start), with the caches of ruledsl/cache.
 the median of each is printed (the machine is shared and noisy). Then, for one process
 with a warm cache, where the time goes: imports, load (parse), check and compile.
 
-    python3 benchmarks/cold_check.py [--rounds 5] [FILES...]   (default: games/*.game)
+`--instructions` counts instead the instructions of one run of each (valgrind's
+cachegrind, no cache simulation): the same on every run, so two commits compare on a
+noisy machine (run it in each one's tree); CPU time is about proportional.
+
+    python3 benchmarks/cold_check.py [--rounds 5] [--instructions] [FILES...]   (default: games/*.game)
 """
 from __future__ import annotations
 
 import argparse
 import glob
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -48,16 +54,42 @@ def cpu_of(argv: list, env: dict) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def instructions_of(argv: list, env: dict) -> int:
+    """Instructions one process running argv executes (valgrind's cachegrind)."""
+    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          *argv], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stderr
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out)
+    if found is None:
+        sys.exit(f"no instruction count in valgrind's output:\n{out[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def count_instructions(check: list) -> None:
+    if shutil.which("valgrind") is None:
+        sys.exit("--instructions needs valgrind (apt install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = os.path.join(tmp, "cache")
+        start = instructions_of([sys.executable, "-c", "pass"], dict(os.environ))
+        runs = {"(a) no cache": dict(os.environ, RULEDSL_CACHE_DIR=""),
+                "(b) empty cache": dict(os.environ, RULEDSL_CACHE_DIR=folder),
+                "(c) warm cache": dict(os.environ, RULEDSL_CACHE_DIR=folder)}
+        print(f"instructions (millions), beyond interpreter start ({start / 1e6:,.0f}M):")
+        for name, env in runs.items():
+            print(f"  {name:16} {(instructions_of(check, env) - start) / 1e6:,.0f}M")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions (valgrind) of one run of each instead of timing rounds")
     parser.add_argument("--no-pyc", action="store_true",
                         help="keep PYTHONDONTWRITEBYTECODE if set: ruledsl's modules compiled from source each run")
     args = parser.parse_args()
     files = args.files or sorted(glob.glob(str(ROOT / "games" / "*.game")))
     script = os.path.join(os.path.dirname(sys.executable), "ruledsl")  # the installed command, else -m
-    check = [script] if os.path.exists(script) else [sys.executable, "-m", "ruledsl"]
+    check = [sys.executable, script] if os.path.exists(script) else [sys.executable, "-m", "ruledsl"]
     check += ["check", *files]
     times = {"python3 -c pass": [], "(a) no cache": [], "(b) empty cache": [], "(c) warm cache": []}
     # Python's own bytecode cache (__pycache__) as an installed package has it: written
@@ -69,6 +101,8 @@ def main():
     os.environ.clear()
     os.environ.update(base_env)
     subprocess.run([*check[:-len(files)], *files], cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
+    if args.instructions:
+        return count_instructions(check)
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.rounds):
             folder = os.path.join(tmp, f"cache{i}")

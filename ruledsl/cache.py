@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import io
 import marshal
+import operator
 import os
 import pickle
 import sys
@@ -186,6 +187,10 @@ def _path_first(cls, by_position):  # the name an entry refers to; never called 
     raise pickle.UnpicklingError("read without its path")
 
 
+# What the pickler does for an object of a class its dispatch_table has no entry for.
+_AS_PICKLE_WOULD = operator.methodcaller("__reduce_ex__", pickle.HIGHEST_PROTOCOL)
+
+
 class _Reducers(dict):
     """A pickler's dispatch_table: for each msgspec Struct class met, how it is pickled."""
 
@@ -195,7 +200,10 @@ class _Reducers(dict):
 
     def __missing__(self, cls):
         if not issubclass(cls, msgspec.Struct):
-            raise KeyError(cls)
+            if issubclass(cls, type):  # a class: pickled by name (the pickler asks each time)
+                raise KeyError(cls)
+            self[cls] = _AS_PICKLE_WOULD  # else the KeyError is raised for each object of it (Notes)
+            return _AS_PICKLE_WOULD
         path, how = self.path, []
         path_first = cls.__struct_fields__[:1] == ("path",)
 

@@ -205,3 +205,23 @@ def test_a_note_pickles_as_what_it_holds():
     assert (again[1].type, again[1].binding) == (("some type",), "some binding")
     module = parse.parse_new(str(ROOT / "examples/kuhn_poker.game"), (ROOT / "examples/kuhn_poker.game").read_text())
     assert b"binding" not in cache.dumps_at(module.decls, module.path)  # no slot names written per Note
+
+
+def test_the_pickler_asks_once_per_class_how_to_pickle_it(monkeypatch):
+    """The dispatch table answers each class once (a KeyError raised for every Note of a
+    tree cost as much as pickling the rest); classes themselves, pickled by name, may be
+    asked again."""
+    asked = []
+    real = cache._Reducers.__missing__
+
+    def counted(self, cls):
+        asked.append(cls)
+        return real(self, cls)
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", "")  # parse_new stores nothing: one pickling only
+    module = parse.parse_new(str(GAME), GAME.read_text(encoding="utf-8"))
+    monkeypatch.setattr(cache._Reducers, "__missing__", counted)
+    data = cache.dumps_at(module.decls, module.path)
+    assert cache.loads_at(data, module.path) == module.decls
+    objects = [cls for cls in asked if not issubclass(cls, type)]
+    assert any(cls.__name__ == "Note" for cls in objects)
+    assert len(objects) == len(set(objects))

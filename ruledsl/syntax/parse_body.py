@@ -46,6 +46,7 @@ class BodyBuilder(Transformer):
         self.path = path
         self.read_expr = read_expr
         self.errors: list[Diagnostic] = []
+        self._inner: dict = {}  # a `{...}` text -> (its node, its errors), as at the string's start
         for name in _callbacks(type(self)):  # Lark wraps a v_args callback anew at each lookup (each node)
             setattr(self, name, getattr(self, name))
 
@@ -75,12 +76,21 @@ class BodyBuilder(Transformer):
         return ast.Str(span=self.tspan(tok), parts=tuple(parts))
 
     def _inner_expr(self, src: str, tok: Token, offset: int):
+        """The node of a `{...}` text, and its errors (E005), placed where the text is; a
+        text met before in the file is built once (the same few recur: `{p}`...)."""
         dline, dcol = tok.line - 1, tok.column + offset
         tree = self.read_expr(src, dline, dcol)
         if isinstance(tree, Diagnostic):
             self.errors.append(tree)
             return ast.NoneLit(span=self.tspan(tok))
-        return _shift(self.transform(tree), dline, dcol)
+        made = self._inner.get(src)
+        if made is None:
+            before = len(self.errors)
+            made = self._inner[src] = (self.transform(tree), tuple(self.errors[before:]))
+            del self.errors[before:]
+        node, errors = made
+        self.errors.extend(Diagnostic(_moved(e.span, dline, dcol), e.code, e.message) for e in errors)
+        return _shift(node, dline, dcol)
 
     # ------------------------------------------------------------ statements
     def block(self, meta, *stmts):
@@ -291,8 +301,14 @@ def _shift(node, dline: int, dcol: int):
     for name in node.__struct_fields__:
         v = getattr(node, name)
         if isinstance(v, Span):
-            changes[name] = Span(v.path, v.line + dline, v.col + (dcol if v.line == 1 else 0),
-                                 v.end_line + dline, v.end_col + (dcol if v.end_line == 1 else 0))
+            changes[name] = _moved(v, dline, dcol)
         elif ast.is_node(v) or isinstance(v, tuple):
             changes[name] = _shift(v, dline, dcol)
     return ast.evolve(node, **changes)
+
+
+def _moved(span: Span, dline: int, dcol: int) -> Span:
+    """A span of an expression read on its own, where it is inside its string literal
+    (`dline` lines down; `dcol` columns right on the expression's first line)."""
+    return Span(span.path, span.line + dline, span.col + (dcol if span.line == 1 else 0),
+                span.end_line + dline, span.end_col + (dcol if span.end_line == 1 else 0))

@@ -75,8 +75,11 @@ def test_a_file_with_syntax_errors_reports_no_later_stage_errors():
     assert codes == ["E001"]
 
 
-def test_a_too_long_number_inside_a_string_is_reported():
+def test_a_too_long_number_inside_a_string_is_reported_where_it_is():
     assert [c for c, *_ in errors_of('rule a() { say "n is {1234567890123456789012}" }')] == ["E005"]
+    with pytest.raises(RuleError) as err:  # (the number's place in the file, not in the `{...}` text)
+        parse_text("t.game", 'rule a() {\n  say "n {1234567890123456789012}"\n  say "{1234567890123456789012}"\n}\n')
+    assert [(d.code, d.span.line, d.span.col) for d in err.value.diagnostics] == [("E005", 2, 11), ("E005", 3, 9)]
 
 
 def test_the_same_expression_in_two_strings_has_the_spans_of_each():
@@ -87,6 +90,14 @@ def test_the_same_expression_in_two_strings_has_the_spans_of_each():
     with pytest.raises(RuleError) as err:
         parse_text("t.game", 'rule a() {\n  say "{n +}"\n  say "{n +}"\n}\n')
     assert [(d.span.line, d.span.col) for d in err.value.diagnostics] == [(2, 11), (3, 11)]
+
+
+def test_the_same_expression_in_a_file_is_built_once(monkeypatch):
+    built = []
+    real = parse.Builder.transform
+    monkeypatch.setattr(parse.Builder, "transform", lambda self, tree: built.append(tree) or real(self, tree))
+    parse.parse_new("t.game", 'rule a() {\n  say "x {n + 1}"\n    say "{n + 1} y {n + 1} {n}"\n}\n')
+    assert len(built) == 2  # `n + 1` and `n` (the file itself is built as it is parsed)
 
 
 def test_optional_parts_arrive_as_none_or_their_value():

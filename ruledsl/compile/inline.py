@@ -145,15 +145,18 @@ def fixed_argument(arg) -> bool:
     return isinstance(arg, (ast.Int, ast.Bool, ast.NoneLit))
 
 
-def bound_names(rule) -> set:
-    """The locals of a rule: its parameters and every name its statements and
-    comprehensions bind."""
-    names = {p.name for p in rule.params}
+def bound_names(rule) -> tuple:
+    """(the locals of a rule: its parameters and every name its statements and
+    comprehensions bind; the parameters its body assigns (`k = 3`) or binds again)."""
+    params = {p.name for p in rule.params}
+    bound, assigned = set(), set()
     for n in ast.walk(rule.body):
         binder = BINDERS.get(type(n))
-        if binder is not None and getattr(n, binder) is not None:
-            names.add(getattr(n, binder))
-    return names
+        if binder is not None:
+            bound.add(getattr(n, binder))
+        elif isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+            assigned.add(n.target.name)
+    return (params | bound) - {None}, (bound | assigned) & params
 
 
 class InlineCompiler(OpEmitter):
@@ -164,10 +167,9 @@ class InlineCompiler(OpEmitter):
         self.inlining: list = []  # the calls being compiled in place, innermost last
         self.callees = rule_calls(self.m)
         self.inlinable: set | None = None  # the rules that may be (inlinable), found on first use
-        self.locals_of: dict = {}  # rule -> its locals (bound_names), found on first use
+        self.locals_of: dict = {}  # rule -> (its locals, its parameters it changes): bound_names, on first use
         self.framed: list = []  # the rules some op calls with a frame (StmtCompiler.emit_call)
         self.sizes: dict = {}  # straight rule -> its statements, its calls written out (written_size)
-        self.params_changed: dict = {}  # rule -> its parameters its body changes (changed_params)
 
     def rule_codes(self) -> dict:
         """rule -> its Code, for the rules that need one: those nobody calls (flow, set-up,
@@ -236,9 +238,7 @@ class InlineCompiler(OpEmitter):
         caller's local `result`, which the call sets to none before the body runs)."""
         rule = self.m.rules[call.name]
         suffix = f"·{next(self.sites)}"
-        names = self.locals_of.get(call.name)
-        if names is None:
-            names = self.locals_of[call.name] = bound_names(rule)
+        names = self.rule_locals(call.name)
         binds, given = [], {}
         for p, arg in zip(rule.params, call.args):
             if fixed_argument(arg) and not self.x.bounds.may_be_big(arg) \
@@ -249,19 +249,19 @@ class InlineCompiler(OpEmitter):
                 binds.append(Bind(span=s.span, name=p.name + suffix, value=arg))
         return binds, renamed(rule.body, names, suffix, given)
 
+    def rule_locals(self, name) -> set:
+        """The locals of rule `name` (bound_names)."""
+        return self._names(name)[0]
+
     def changed_params(self, name) -> set:
         """The parameters of rule `name` that its body assigns (`k = 3`) or binds again."""
-        changed = self.params_changed.get(name)
-        if changed is None:
-            rule = self.m.rules[name]
-            changed = set()
-            for n in ast.walk(rule.body):
-                if isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
-                    changed.add(n.target.name)
-                elif type(n) in BINDERS:
-                    changed.add(getattr(n, BINDERS[type(n)]))
-            changed = self.params_changed[name] = changed & {p.name for p in rule.params}
-        return changed
+        return self._names(name)[1]
+
+    def _names(self, name) -> tuple:
+        names = self.locals_of.get(name)
+        if names is None:
+            names = self.locals_of[name] = bound_names(self.m.rules[name])
+        return names
 
     def straight_in_place(self, name) -> bool:
         """Whether a call of straight rule `name` in a generator (whole.py) is written there

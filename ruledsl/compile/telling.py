@@ -22,6 +22,10 @@ NUMBER_CHARS = len(str(-budget.MAX_NUMBER))  # a number within R012's bound has 
 class TellingCompiler(OpEmitter):
     """say, reveal and eliminate: effects whose report is built for a listener only."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.label_bounds: dict = {}  # type -> Program.label_bound of it (a card set's labels measured once)
+
     def s_Say(self, code, s):
         self.simple(code, s, self.told(s.text, "say"))
 
@@ -87,8 +91,11 @@ class TellingCompiler(OpEmitter):
         and whose literal parts have `fixed` characters; None when only building tells."""
         numbers, texts = [], []
         for i, e in enumerate(exprs):
-            kind = e.note.type.kind
-            bound = self.p.label_bound(e.note.type)
+            t = e.note.type
+            kind = t.kind
+            if t not in self.label_bounds:
+                self.label_bounds[t] = self.p.label_bound(t)
+            bound = self.label_bounds[t]
             if bound is not None:
                 fixed += bound
             elif kind == "int":

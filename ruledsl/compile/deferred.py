@@ -11,8 +11,12 @@ A text that might fail to compile is compiled at once, so that its error (E403, 
 too deeply for Python) is reported where it was before: by `ruledsl check`. Python
 3.10-3.13 refuse 201 brackets inside each other, 21 blocks inside each other (and 100
 levels of indentation), and about 3,000 levels of other nesting (`-` repeated: a text of
-3,000 characters); a text shorter than 2,900 characters with fewer than 190 opening
-brackets and no line indented 16 levels can do none of that (tests/compile/test_deferred.py).
+3,000 characters). A level of nesting that is no block takes a bracket, an operator's
+character (`-`, `.`, `=`...) or one of a few words (`if`, `elif`, `lambda`, `not`...):
+a text with fewer than 2,900 of those (NESTING, counted where they are part of a name
+too), fewer than 190 opening brackets and no line indented 16 levels can do none of that
+(tests/compile/test_deferred.py tries each kind of nesting). A text longer than
+MAX_SOURCE is refused (`compiled`), also at once.
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ import types
 
 from .. import cache
 
-MAX_DEFERRED = 2900  # characters of text
+MAX_DEFERRED = 2900  # characters of text, or of them those that may nest (NESTING)
 # The longest text compiled at all: Python's compiler takes about 130 bytes of memory a
 # character of text (a rule of 40,000 statements in one function took 1.6 GB). The
 # shipped games' longest is 9,000; ops.py splits long runs of statements (MAX_STRETCH),
@@ -35,10 +39,15 @@ _STUB = compile("def _stub(*args, _first_call, **kwargs):\n    return _first_cal
                 "<ruledsl deferred>", "exec").co_consts[0]
 
 
+NESTING = (*"([{+-*/%@<>=!&|^~.", "if", "lambda", "not", "and", "or", "in", "is", "yield", "await")
+
+
 def may_fail(source: str) -> bool:
     """Whether Python could refuse to compile `source` (see above)."""
-    return (len(source) >= MAX_DEFERRED or DEEP_LINE in source
-            or source.count("(") + source.count("[") + source.count("{") >= MAX_BRACKETS)
+    if len(source) > MAX_SOURCE or DEEP_LINE in source \
+            or source.count("(") + source.count("[") + source.count("{") >= MAX_BRACKETS:
+        return True
+    return len(source) >= MAX_DEFERRED and sum(map(source.count, NESTING)) >= MAX_DEFERRED
 
 
 def function(source: str, filename: str, group: str, ns: dict, name: str, better=None):

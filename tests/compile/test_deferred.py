@@ -65,6 +65,53 @@ def test_texts_just_inside_the_bounds_compile(python_recursion_limit, text):
     deferred._on_any_stack(text, "<t>", "g")  # (on pytest's stack, Python's compiler has less room)
 
 
+# Each kind of nesting Python's compiler follows level by level (its recursion, about 3,000
+# levels), as a text of n levels: each level takes a bracket, an operator's character or
+# one of deferred.NESTING's words, so a text with fewer than MAX_DEFERRED of those is
+# compiled on its first call.
+NESTINGS = {
+    "unary minus": lambda n: "x = " + "-" * n + "1",
+    "additions": lambda n: "x = " + "+".join(["1"] * n),
+    "powers": lambda n: "x = " + "**".join(["1"] * n),
+    "attributes": lambda n: "x = a" + ".b" * n,
+    "calls": lambda n: "x = f" + "()" * n,
+    "subscripts": lambda n: "x = a" + "[0]" * n,
+    "conditionals": lambda n: "x = " + "".join(f"v{i} if c else " for i in range(n)) + "0",
+    "lambdas": lambda n: "x = " + "lambda: " * n + "1",
+    "nots": lambda n: "x = " + "not " * n + "1",
+    "elifs": lambda n: "if c:\n    pass\n" + "".join(f"elif c{i}:\n    pass\n" for i in range(n)),
+}
+
+
+def _deepest_deferred(make) -> int:
+    """The most levels of `make` whose text is not compiled at once (may_fail is monotone)."""
+    low, high = 1, 3000
+    assert not deferred.may_fail(make(low)) and deferred.may_fail(make(high))
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if deferred.may_fail(make(middle)) else (middle, high)
+    return low
+
+
+@pytest.mark.parametrize("kind", NESTINGS)
+def test_each_kind_of_nesting_python_refuses_is_compiled_at_once(python_recursion_limit, kind):
+    make = NESTINGS[kind]
+    refused = make(3000)  # Python 3.10-3.12 refuse about 3,000 levels (3.13: more)
+    if sys.version_info < (3, 13):
+        with pytest.raises((SyntaxError, RecursionError, MemoryError)):
+            compile(refused, "<t>", "exec")
+    assert deferred.may_fail(refused)
+    deepest = make(_deepest_deferred(make))  # and the deepest text not compiled at once compiles
+    deferred._on_any_stack(deepest, "<t>", "g")
+
+
+def test_a_long_text_that_nests_little_is_compiled_on_its_first_call(compiles):
+    text = "def _f(w):\n" + "".join(f"    v{i} = w + {i}\n" for i in range(400)) + "    return v399\n"
+    assert len(text) > 2 * deferred.MAX_DEFERRED and not deferred.may_fail(text)
+    f = deferred.function(text, "<t>", "g", {}, "_f")
+    assert compiles == [] and f(1) == 400 and len(compiles) == 1
+
+
 def _deep(n: int, then):
     return then() if n == 0 else _deep(n - 1, then)
 

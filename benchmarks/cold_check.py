@@ -7,9 +7,14 @@ with a warm cache, where the time goes: imports, load (parse), check and compile
 
 `--instructions` counts instead the instructions of one run of each (valgrind's
 cachegrind, no cache simulation): the same on every run, so two commits compare on a
-noisy machine (run it in each one's tree); CPU time is about proportional.
+noisy machine; CPU time is about proportional. `--against DIR` (another checkout, e.g. a
+worktree of an older commit) measures (a) and (b) in both trees, the trees alternating
+run by run, so both see the same machine: timed, or with `--instructions` counted. Run
+it with a clean virtual environment's python to count the imports a fresh install pays
+for (this sandbox's `site` imports many modules before `-c pass` ends).
 
-    python3 benchmarks/cold_check.py [--rounds 5] [--instructions] [FILES...]   (default: games/*.game)
+    python3 benchmarks/cold_check.py [--rounds 5] [--instructions] [--against DIR] [FILES...]
+    (default FILES: games/*.game, relative to each tree with --against)
 """
 from __future__ import annotations
 
@@ -46,18 +51,18 @@ print(" ".join([f"imports {t1 - t0:.3f}"] + [f"{k} {v:.3f}" for k, v in spent.it
 """
 
 
-def cpu_of(argv: list, env: dict) -> float:
+def cpu_of(argv: list, env: dict, cwd=ROOT) -> float:
     """User + sys CPU seconds of one child process running argv."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def instructions_of(argv: list, env: dict) -> int:
+def instructions_of(argv: list, env: dict, cwd=ROOT) -> int:
     """Instructions one process running argv executes (valgrind's cachegrind)."""
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          *argv], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stderr
+                          *argv], cwd=cwd, env=env, capture_output=True, text=True, check=True).stderr
     found = re.search(r"I\s+refs:\s+([\d,]+)", out)
     if found is None:
         sys.exit(f"no instruction count in valgrind's output:\n{out[-2000:]}")
@@ -78,12 +83,44 @@ def count_instructions(check: list) -> None:
             print(f"  {name:16} {(instructions_of(check, env) - start) / 1e6:,.0f}M")
 
 
+def against(other: Path, files: list, rounds: int, instructions: bool) -> None:
+    """(a) and (b) in this tree and `other`, alternating run by run (see the docstring)."""
+    if instructions and shutil.which("valgrind") is None:
+        sys.exit("--instructions needs valgrind (apt install valgrind)")
+    measure = instructions_of if instructions else cpu_of
+    names = [os.path.relpath(f, ROOT) for f in files]
+    trees = [ROOT, other.resolve()]
+    cases = ("(a) no cache", "(b) empty cache")
+    runs = {(tree, case): [] for tree in trees for case in cases}
+    starts = []
+    rounds = 1 if instructions else rounds
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(rounds):
+            starts.append(measure([sys.executable, "-c", "pass"], dict(os.environ)))
+            for n, tree in enumerate(trees if i % 2 == 0 else trees[::-1]):
+                env = dict(os.environ, PYTHONPATH=str(tree))
+                argv = [sys.executable, "-m", "ruledsl", "check", *names]
+                subprocess.run(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, check=True)  # its bytecode cache
+                folders = {cases[0]: "", cases[1]: os.path.join(tmp, f"{i}-{n}")}
+                for case in cases:
+                    runs[(tree, case)].append(measure(argv, dict(env, RULEDSL_CACHE_DIR=folders[case]), tree))
+    start = statistics.median(starts)
+    unit = "instructions (millions)" if instructions else f"CPU seconds, median of {rounds}"
+    print(f"{len(files)} files; {unit} beyond interpreter start, each tree alternating:")
+    for tree in trees:
+        shown = [statistics.median(runs[(tree, case)]) - start for case in cases]
+        cells = [f"{v / 1e6:,.0f}M" if instructions else f"{v:.3f}" for v in shown]
+        print(f"  {str(tree):40} " + "  ".join(f"{case} {cell}" for case, cell in zip(cases, cells)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions (valgrind) of one run of each instead of timing rounds")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="another checkout: (a) and (b) in both trees, alternating run by run")
     parser.add_argument("--no-pyc", action="store_true",
                         help="keep PYTHONDONTWRITEBYTECODE if set: ruledsl's modules compiled from source each run")
     args = parser.parse_args()
@@ -100,6 +137,8 @@ def main():
     base_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), base_env.get("PYTHONPATH")]))
     os.environ.clear()
     os.environ.update(base_env)
+    if args.against is not None:
+        return against(args.against, files, args.rounds, args.instructions)
     subprocess.run([*check[:-len(files)], *files], cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
     if args.instructions:
         return count_instructions(check)

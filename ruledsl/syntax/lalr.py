@@ -89,6 +89,18 @@ class Driver:
         except (_GiveUp, KeyError, IndexError):  # KeyError, IndexError: a table unlike Lark's (tests show none)
             return None
 
+    def terminals(self, text: str):
+        """The matches of the one regular expression of every terminal through `text`,
+        outside any parser state; a character none matches is passed over."""
+        match, pos = self._master.match, 0
+        while pos < len(text):
+            found = match(text, pos)
+            if found is None or found.end() == pos:
+                pos += 1
+                continue
+            yield found
+            pos = found.end()
+
     def _parse(self, text: str, start: str, callbacks: list):  # noqa: C901 - the loop is kept in one frame for speed
         table, accepts, keywords, ignore = self._table, self._accepts, self._keywords, self._ignore
         newline_types, match, new_token = self._newline_types, self._master.match, Token._future_new

@@ -10,6 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import Diagnostic, RuleError, Span, nests_too_deeply
 from . import ast, direct, lalr, parse_cache, tables
 from .grammar import grammar_text
+from .parse_body import pieces
 from .parse_decls import Builder
 
 READABLE = {
@@ -215,8 +216,39 @@ def _parse_file_tree(path: str, text: str):
         if not any(err is e for e in seen):  # raised without resume (Lark's guard at the end of file)
             errors.append(err)
     if errors:
-        raise RuleError([syntax_diagnostic(path, err) for err in errors], {path: text})
+        found = [syntax_diagnostic(path, err) for err in errors]
+        found += _string_errors(path, text)[:max(0, MAX_SYNTAX_ERRORS - len(found))]
+        found.sort(key=lambda d: (d.span.line, d.span.col))
+        raise RuleError(found, {path: text})
     return tree
+
+
+def _string_errors(path: str, text: str) -> list:
+    """The syntax errors of the `{...}` expressions in a file's strings. The Builder reads
+    them as it builds a file, which a file with syntax errors elsewhere never gets to; so
+    there its strings are found by the grammar's terminals (the parser's loop's one
+    regular expression, outside any parser state: a string or a comment is one either
+    way), to report these errors with the others."""
+    fast = driver()
+    if fast is None:
+        return []
+    found, pos, line = [], 0, 1
+    for m in fast.terminals(text):
+        if m.lastgroup != "STRING":
+            continue
+        line += text.count("\n", pos, m.start())
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        pos = m.start()
+        for piece in pieces(m.group()):
+            if isinstance(piece, str):
+                continue
+            try:
+                err = _read_expr(path, piece[0], line - 1, m.start() - line_start + 1 + piece[1])
+            except direct.TooDeep:
+                continue  # E004, reported once the syntax errors are mended
+            if isinstance(err, Diagnostic):
+                found.append(err)
+    return found
 
 
 def _restart_at(interactive, text: str, pos: int) -> None:

@@ -23,6 +23,24 @@ ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 
 
+def pieces(literal: str) -> list:
+    """A string literal's text, unquoted, as its literal pieces (str) and its `{...}`
+    expressions ((their text, where it starts in the unquoted text))."""
+    raw = unquote(literal)
+    parts, pos = [], 0
+    for m in INTERP.finditer(raw):
+        if m.start() > pos:
+            parts.append(raw[pos:m.start()])
+        if m.group(0) in ("{{", "}}"):
+            parts.append(m.group(0)[0])
+        else:
+            parts.append((m.group(1), m.start(1)))
+        pos = m.end()
+    if pos < len(raw):
+        parts.append(raw[pos:])
+    return parts
+
+
 def unquote(tok: str) -> str:
     return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), tok[1:-1])
 
@@ -61,18 +79,7 @@ class BodyBuilder(Transformer):
 
     def text(self, tok: Token) -> ast.Str:
         """A string literal, with each `{expr}` in it read as an expression."""
-        raw = unquote(str(tok))
-        parts, pos = [], 0
-        for m in INTERP.finditer(raw):
-            if m.start() > pos:
-                parts.append(raw[pos:m.start()])
-            if m.group(0) in ("{{", "}}"):
-                parts.append(m.group(0)[0])
-            else:
-                parts.append(self._inner_expr(m.group(1), tok, m.start(1)))
-            pos = m.end()
-        if pos < len(raw):
-            parts.append(raw[pos:])
+        parts = [p if isinstance(p, str) else self._inner_expr(p[0], tok, p[1]) for p in pieces(str(tok))]
         return ast.Str(span=self.tspan(tok), parts=tuple(parts))
 
     def _inner_expr(self, src: str, tok: Token, offset: int):

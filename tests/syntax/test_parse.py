@@ -75,6 +75,18 @@ def test_a_file_with_syntax_errors_reports_no_later_stage_errors():
     assert codes == ["E001"]
 
 
+def test_a_syntax_error_inside_a_strings_braces_is_reported_with_the_files_other_syntax_errors():
+    """A file with a syntax error is not built, and the Builder is what reads a string's
+    `{...}`; its errors are found all the same (not in a comment), at their places."""
+    text = ('const = 3\n'
+            '# "{1 +}" in a comment\n'
+            'rule a() {\n  say "ok {x} then {1 +} and {2 *}"\n  say "{{ braces }}"\n}\n'
+            'rule b() { x = }\n')
+    assert places(text) == [(1, 7), (4, 23), (4, 33), (7, 16)]
+    # the same places as where the file has no other error, and the Builder finds them
+    assert places('rule a() {\n  say "ok {x} then {1 +} and {2 *}"\n}\n') == [(2, 23), (2, 33)]
+
+
 def test_a_too_long_number_inside_a_string_is_reported_where_it_is():
     assert [c for c, *_ in errors_of('rule a() { say "n is {1234567890123456789012}" }')] == ["E005"]
     with pytest.raises(RuleError) as err:  # (the number's place in the file, not in the `{...}` text)

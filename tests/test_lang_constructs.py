@@ -7,7 +7,7 @@ import pytest
 
 import ruledsl
 from ruledsl.syntax import ast
-from ruledsl.errors import GameRuntimeError, Span
+from ruledsl.errors import GameRuntimeError, RuleError, Span
 from ruledsl.syntax.load import canonical, load
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
@@ -119,6 +119,16 @@ def test_an_override_without_base_keeps_no_copy_of_the_base(tmp_path):
     _files(tmp_path, base=BASE, v='extends "base.game"\noverride def gain(p: player) = 2\n')
     names = [getattr(d, "name", None) for d in load(str(tmp_path / "v.game")).decls]
     assert not any(n and "(base" in n for n in names)
+
+
+@pytest.mark.parametrize("over", ["game", "MAX"])
+def test_base_in_an_override_of_something_that_is_no_rule_or_def_is_an_error_not_a_crash(tmp_path, over):
+    """`override rule game() { base() }` over the game declaration (found by the fuzzer:
+    an internal error), or over a constant: base(...) has nothing to call (E237)."""
+    _files(tmp_path, base=BASE + "const MAX = 3\n", v=f'extends "base.game"\noverride rule {over}() {{\n  base()\n}}\n')
+    with pytest.raises(RuleError) as err:
+        load_game(str(tmp_path / "v.game"))
+    assert "E237" in [d.code for d in err.value.diagnostics]
 
 
 def test_fields_added_to_the_language_leave_the_rules_hash_of_older_rules_alone():

@@ -204,8 +204,11 @@ BASE_CALL = "base"  # in an override of a rule or def, `base(...)` calls the ver
 
 def _keep_base(new, old, merged):
     """The override `new` of `old`; when `new` calls `base(...)`, `old` stays in `merged`
-    under a name no file can write ("turn (base)", "turn (base 2)", ...) and is called there."""
-    if not isinstance(new, (ast.Rule, ast.Def)) or not _calls(new, BASE_CALL):
+    under a name no file can write ("turn (base)", "turn (base 2)", ...) and is called there.
+    Only a rule or def is kept so: an override of something else (a `rule game()` over
+    the game declaration) replaces it, and the checker finds what is then missing."""
+    if not isinstance(new, (ast.Rule, ast.Def)) or not isinstance(old, (ast.Rule, ast.Def)) \
+            or not _calls(new, BASE_CALL):
         return new
     taken = {getattr(m, "name", None) for m in merged}
     hidden = f"{new.name} (base)"

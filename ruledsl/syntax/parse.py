@@ -62,19 +62,22 @@ def _terminal_words(names) -> str:
     return ", ".join(words)
 
 
-def syntax_diagnostic(path: str, err: UnexpectedInput, line_offset=0, col_offset=0) -> Diagnostic:
+def syntax_diagnostic(path: str, err: UnexpectedInput, line_offset=0, col_offset=0,
+                      ending: str = "end of file") -> Diagnostic:
+    """E001 for Lark's error `err`, moved by the offsets (a `{...}` text inside a string:
+    its end is `ending`)."""
     line = (err.line or 1) + line_offset
     col = (err.column or 1) + (col_offset if (err.line or 1) == 1 else 0)
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        got = "end of file" if tok.type == "$END" else f"'{tok}'"
+        got = ending if tok.type == "$END" else f"'{tok}'"
         msg = f"unexpected {got}; expected {_terminal_words(err.expected)}"
         end = col + max(1, len(str(tok)))
     elif isinstance(err, UnexpectedCharacters):
         msg = f"unexpected character {err.char!r}"
         end = col + 1
     elif isinstance(err, UnexpectedEOF):
-        msg = f"unexpected end of file; expected {_terminal_words(err.expected)}"
+        msg = f"unexpected {ending}; expected {_terminal_words(err.expected)}"
         end = col + 1
     else:  # pragma: no cover - lark has no other kinds
         msg, end = str(err), col + 1
@@ -143,7 +146,7 @@ def _read_expr(path: str, src: str, line_offset: int, col_offset: int):
     try:
         tree, depth = _expr_tree(driver(), src)
     except UnexpectedInput as err:
-        return syntax_diagnostic(path, err, line_offset, col_offset)
+        return syntax_diagnostic(path, err, line_offset, col_offset, ending="end of the {...}")
     if depth > direct.MAX_TEXT_DEPTH:
         raise direct.TooDeep
     return tree

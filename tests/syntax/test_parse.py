@@ -85,6 +85,8 @@ def test_a_syntax_error_inside_a_strings_braces_is_reported_with_the_files_other
     assert places(text) == [(1, 7), (4, 23), (4, 33), (7, 16)]
     # the same places as where the file has no other error, and the Builder finds them
     assert places('rule a() {\n  say "ok {x} then {1 +} and {2 *}"\n}\n') == [(2, 23), (2, 33)]
+    messages = [m for *_, m in errors_of(text)]
+    assert messages[1].startswith("unexpected end of the {...}; expected ")  # not "of file"
 
 
 def test_a_too_long_number_inside_a_string_is_reported_where_it_is():

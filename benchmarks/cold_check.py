@@ -69,9 +69,13 @@ def instructions_of(argv: list, env: dict, cwd=ROOT) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def count_instructions(check: list) -> None:
+def need_valgrind() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("--instructions needs valgrind (apt install valgrind)")
+
+
+def count_instructions(check: list) -> None:
+    need_valgrind()
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "cache")
         start = instructions_of([sys.executable, "-c", "pass"], dict(os.environ))
@@ -85,11 +89,15 @@ def count_instructions(check: list) -> None:
 
 def against(other: Path, files: list, rounds: int, instructions: bool) -> None:
     """(a) and (b) in this tree and `other`, alternating run by run (see the docstring)."""
-    if instructions and shutil.which("valgrind") is None:
-        sys.exit("--instructions needs valgrind (apt install valgrind)")
+    if instructions:
+        need_valgrind()
     measure = instructions_of if instructions else cpu_of
-    names = [os.path.relpath(f, ROOT) for f in files]
+    argv = [sys.executable, "-m", "ruledsl", "check", *[os.path.relpath(f, ROOT) for f in files]]
     trees = [ROOT, other.resolve()]
+    envs = {tree: dict(os.environ, PYTHONPATH=str(tree)) for tree in trees}
+    for tree in trees:  # each tree's bytecode cache written first, as an installed package has it
+        subprocess.run(argv, cwd=tree, env=dict(envs[tree], RULEDSL_CACHE_DIR=""), stdout=subprocess.DEVNULL,
+                       check=True)
     cases = ("(a) no cache", "(b) empty cache")
     runs = {(tree, case): [] for tree in trees for case in cases}
     starts = []
@@ -98,9 +106,7 @@ def against(other: Path, files: list, rounds: int, instructions: bool) -> None:
         for i in range(rounds):
             starts.append(measure([sys.executable, "-c", "pass"], dict(os.environ)))
             for n, tree in enumerate(trees if i % 2 == 0 else trees[::-1]):
-                env = dict(os.environ, PYTHONPATH=str(tree))
-                argv = [sys.executable, "-m", "ruledsl", "check", *names]
-                subprocess.run(argv, cwd=tree, env=env, stdout=subprocess.DEVNULL, check=True)  # its bytecode cache
+                env = envs[tree]
                 folders = {cases[0]: "", cases[1]: os.path.join(tmp, f"{i}-{n}")}
                 for case in cases:
                     runs[(tree, case)].append(measure(argv, dict(env, RULEDSL_CACHE_DIR=folders[case]), tree))

@@ -86,12 +86,12 @@ class BodyBuilder(Transformer):
         """The node of a `{...}` text, and its errors (E005), placed where the text is; a
         text met before in the file is built once (the same few recur: `{p}`...)."""
         dline, dcol = tok.line - 1, tok.column + offset
-        tree = self.read_expr(src, dline, dcol)
-        if isinstance(tree, Diagnostic):
-            self.errors.append(tree)
-            return ast.NoneLit(span=self.tspan(tok))
         made = self._inner.get(src)
         if made is None:
+            tree = self.read_expr(src, dline, dcol)
+            if isinstance(tree, Diagnostic):  # placed where this text is: not kept
+                self.errors.append(tree)
+                return ast.NoneLit(span=self.tspan(tok))
             before = len(self.errors)
             made = self._inner[src] = (self.transform(tree), tuple(self.errors[before:]))
             del self.errors[before:]

@@ -34,6 +34,10 @@ from lark import Lark, Token
 from .loop_data import FORMAT, SHIFT, UNIT, plain_of, rules_of, tree_builder
 
 
+# What starting from data (or a Lark parser) unlike what this loop was written against raises.
+_NOT_ITS_DATA = (AttributeError, KeyError, TypeError, ValueError, re.error)
+
+
 class _GiveUp(Exception):
     """Raised inside the loop where Lark must parse the text instead."""
 
@@ -48,16 +52,17 @@ class Driver:
         reductions have the callback `unit_callback`), or None when its insides are not
         the ones this loop was written against."""
         try:
-            return cls(plain_of(lark, unit_callback))
-        except (AttributeError, KeyError, TypeError, ValueError, re.error):
+            data = plain_of(lark, unit_callback)
+        except _NOT_ITS_DATA:
             return None
+        return cls.load(data)
 
     @classmethod
     def load(cls, data) -> Driver | None:
         """The driver of loop_data's `data`, or None where it is not such data."""
         try:
             return cls(data)
-        except (AttributeError, KeyError, TypeError, ValueError, re.error):
+        except _NOT_ITS_DATA:
             return None
 
     def __init__(self, data: dict):

@@ -277,12 +277,19 @@ def copier(w: World):
     else:
         lines.append(f"    w.players = [{', '.join(f'p[{i}].copy()' for i in range(w.n))}]")
 
-    def key(value) -> str:
-        names[f"k{len(names)}"] = value
-        return f"k{len(names) - 1}"
+    given: dict = {}  # a key -> the global naming it
 
-    boards = ", ".join(f"{key(b)}: {{{', '.join(f'{key(f)}: s[{key(b)}][{key(f)}].copy()' for f in cols)}}}"
-                       for b, cols in w.spaces.items())
+    def key(value) -> str:
+        name = given.get(value)
+        if name is None:
+            name = given[value] = f"k{len(given)}"
+            names[name] = value
+        return name
+
+    def board(b, cols) -> str:
+        return f"{key(b)}: {{" + ", ".join(f"{key(f)}: s[{key(b)}][{key(f)}].copy()" for f in cols) + "}"
+
+    boards = ", ".join(board(b, cols) for b, cols in w.spaces.items())
     lines += ["    s = self.spaces", f"    w.spaces = {{{boards}}}"] if boards else ["    w.spaces = {}"]
     fields = ", ".join(f"{key(f)}: c[{key(f)}].copy()" for f in w.cardf)
     lines += ["    c = self.cardf", f"    w.cardf = {{{fields}}}"] if fields else ["    w.cardf = {}"]

@@ -363,7 +363,7 @@ def _mentions(e, name: str) -> bool:
     if isinstance(e, (list, tuple)):
         return any(_mentions(x, name) for x in e)
     if isinstance(e, ast.Expr):
-        return any(_mentions(getattr(e, f.name), name) for f in ast.syntax_fields(type(e)))
+        return any(_mentions(getattr(e, part), name) for part in ast.syntax_fields(type(e)))
     return False
 
 

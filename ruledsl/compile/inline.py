@@ -103,11 +103,11 @@ def rewritten(node, rewrite):
     if not isinstance(node, ast.Node):
         return node
     changes = {}
-    for f in ast.syntax_fields(cls):
-        old = getattr(node, f.name)
+    for name in ast.syntax_fields(cls):
+        old = getattr(node, name)
         new = rewritten(old, rewrite)
         if new is not old:
-            changes[f.name] = new
+            changes[name] = new
     return rewrite(node, changes)
 
 

@@ -190,8 +190,8 @@ def statements(body):
         elif isinstance(item, (ast.Stmt, ast.Option)):
             if isinstance(item, ast.Stmt):
                 yield item
-            for f in ast.syntax_fields(type(item)):
-                part = getattr(item, f.name)
+            for name in ast.syntax_fields(type(item)):
+                part = getattr(item, name)
                 if isinstance(part, tuple):
                     yield from statements(part)
 

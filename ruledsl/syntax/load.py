@@ -8,6 +8,7 @@ a transcript recorded; with a mapping, nothing is read from disk at all.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 
@@ -50,14 +51,20 @@ def canonical(node):
         return tuple(canonical(x) for x in node)
     if ast.is_node(node):
         return (type(node).__name__,) + tuple(
-            (f.name, canonical(getattr(node, f.name))) for f in ast.syntax_fields(type(node))
-            if f.name != "override" and not _omitted(node, f))
+            (name, canonical(getattr(node, name))) for name in ast.syntax_fields(type(node))
+            if name != "override" and not _omitted(node, name))
     return node
 
 
-def _omitted(node, field) -> bool:
+def _omitted(node, name: str) -> bool:
     """An `added()` field at its default (ast.added)."""
-    return field.name in node.added_fields and getattr(node, field.name) == field.default
+    return name in node.added_fields and getattr(node, name) == _defaults(type(node))[name]
+
+
+@functools.lru_cache(maxsize=None)
+def _defaults(cls) -> dict:
+    """A node class's field defaults, by name."""
+    return {f.name: f.default for f in msgspec.structs.fields(cls)}
 
 
 def load(path: str, files: dict | None = None) -> Loaded:

@@ -92,11 +92,12 @@ NOT_SYNTAX = ("span", "note")
 
 
 def syntax_fields(cls) -> tuple:
-    """The fields (msgspec FieldInfo) of a node class that hold its syntax (its parts),
-    without the span and the checker's annotations."""
+    """The names of the fields of a node class that hold its syntax (its parts), in
+    order, without the span and the checker's annotations. (Read from the class's
+    `__struct_fields__`: msgspec.structs.fields would evaluate every annotation.)"""
     fields = _SYNTAX.get(cls)
     if fields is None:  # a node with no parts (`none`) caches its empty tuple too
-        fields = _SYNTAX[cls] = tuple(f for f in msgspec.structs.fields(cls) if f.name not in NOT_SYNTAX)
+        fields = _SYNTAX[cls] = tuple(f for f in cls.__struct_fields__ if f not in NOT_SYNTAX)
     return fields
 
 
@@ -124,7 +125,7 @@ def _reversed_names(cls) -> tuple:
     """The names of syntax_fields(cls), last first."""
     names = _REVERSED_NAMES.get(cls)
     if names is None:
-        names = _REVERSED_NAMES[cls] = tuple(f.name for f in reversed(syntax_fields(cls)))
+        names = _REVERSED_NAMES[cls] = syntax_fields(cls)[::-1]
     return names
 
 
@@ -146,9 +147,9 @@ def transform(node, fn, keep: tuple = ()):
     if not issubclass(cls, Node) or issubclass(cls, keep):
         return node
     changes = {}
-    for f in syntax_fields(cls):
-        old = getattr(node, f.name)
+    for name in syntax_fields(cls):
+        old = getattr(node, name)
         new = transform(old, fn, keep)
         if new is not old:
-            changes[f.name] = new
+            changes[name] = new
     return fn(evolve(node, **changes) if changes else node)  # unchanged parts are kept, not copied

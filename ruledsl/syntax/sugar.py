@@ -20,7 +20,15 @@ def lower(decls, errors: list | None = None) -> list:
     """The declarations with their sugar lowered; what can't be lowered is reported to `errors`."""
     rows = SpaceRows(decls, errors if errors is not None else [])
     # (a statement is no part of an expression: expressions, most of the nodes, are not looked into)
-    return [ast.transform(rows.expand(d) if isinstance(d, ast.Board) else d, _lower, keep=(ast.Expr,)) for d in decls]
+    return [ast.transform(d, _lower, keep=(ast.Expr,)) if has_block(d) else rows.expand(d) if isinstance(d, ast.Board)
+            else d for d in decls]
+
+
+def has_block(d) -> bool:
+    """A declaration whose body is a block of statements (a rule's, a trigger's): the
+    grammar writes a `block` in no other declaration (tests/syntax/test_sugar.py), so
+    the others hold no statement to lower."""
+    return isinstance(getattr(d, "body", None), tuple)
 
 
 def _lower(node):

@@ -2,6 +2,8 @@
 msgspec Struct), the checker's Note, `added()` fields, and walking and rebuilding trees."""
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 
@@ -139,17 +141,42 @@ def transform(node, fn, keep: tuple = ()):
     """`node` rebuilt bottom up, with `fn(n)` in place of each node `n` (children first);
     nodes of the classes `keep` are left as they are, and not looked into."""
     cls = node.__class__
-    if cls in _LEAVES:  # most parts are names, numbers and absent parts
+    if cls in _LEAVES or (cls is not tuple and (not issubclass(cls, Node) or issubclass(cls, keep))):
         return node
-    if isinstance(node, tuple):
-        items = tuple(transform(item, fn, keep) for item in node)
+    return _rebuilt(node, fn, keep, _skipped(keep))
+
+
+@functools.lru_cache(maxsize=8)
+def _skipped(keep: tuple):
+    return _Skipped(keep)
+
+
+class _Skipped(dict):
+    """Whether transform leaves a part of a class as it is: a name, a number, a node of
+    a class kept or anything not a node (looked up once per class)."""
+
+    def __init__(self, keep: tuple):
+        super().__init__((c, True) for c in _LEAVES)
+        self[tuple] = False
+        self.keep = keep
+
+    def __missing__(self, cls):
+        skipped = self[cls] = not issubclass(cls, Node) or issubclass(cls, self.keep)
+        return skipped
+
+
+def _rebuilt(node, fn, keep, skipped):
+    """transform of a tuple or a node not skipped (a part is looked into only when not
+    `skipped`: most parts are names, numbers, absent parts and kept expressions)."""
+    if node.__class__ is tuple:
+        items = tuple([item if skipped[item.__class__] else _rebuilt(item, fn, keep, skipped) for item in node])
         return node if all(a is b for a, b in zip(items, node)) else items
-    if not issubclass(cls, Node) or issubclass(cls, keep):
-        return node
     changes = {}
-    for name in syntax_fields(cls):
+    for name in syntax_fields(node.__class__):
         old = getattr(node, name)
-        new = transform(old, fn, keep)
+        if skipped[old.__class__]:
+            continue
+        new = _rebuilt(old, fn, keep, skipped)
         if new is not old:
             changes[name] = new
     return fn(evolve(node, **changes) if changes else node)  # unchanged parts are kept, not copied

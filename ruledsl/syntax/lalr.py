@@ -7,10 +7,13 @@ and keeps a line counter object, and its parser looks each action up by Rule obj
 three are a precedence level's `?a: b`, which tables.py makes pass their child on
 (`_skip_unit_reductions`). This loop:
 
-- lexes with one regular expression of every terminal, in the order Lark tries them.
-  Where the terminal it matches is one the parser's state accepts, Lark's lexer for that
-  state matches the same (it tries a subset of those terminals, in the same order); where
-  not, the state's own terminals are tried one by one, as Lark's lexer for it would;
+- passes over spaces and comments (the ignored terminals) with one regular expression,
+  and lexes a token with one regular expression of every other terminal, in the order
+  Lark tries them. Where the terminal it matches is one the parser's state accepts,
+  Lark's lexer for that state matches the same (it tries a subset of those terminals,
+  in the same order); where not, the state's own terminals are tried one by one, as
+  Lark's lexer for it would. (Lark lexes an ignored terminal where no terminal before it
+  in its order matches: none starts with a space or `#`, tests/syntax/test_lalr.py);
 - retypes a name that is a keyword (Lark's `UnlessCallback`) by the state's terminals;
 - looks actions up in a table of plain tuples, and goes through a chain of `?a: b`
   reductions in one step, remembered by (state below, state, terminal);
@@ -74,7 +77,7 @@ class Driver:
         self._newline_types = frozenset(data["newline_types"])
         self._accepts = {s: frozenset(row) | self._ignore for s, row in self._table.items()}
         self._keywords = data["keywords"]
-        self._master = re.compile(data["master"])
+        self._master, self._skip = re.compile(data["master"]), re.compile(data["skip"])
         self._regexps = data["regexps"]
         self._scans = data["scans"]  # state -> [(name, literal or None)] (Lark's order)
         self._regexes: dict = {}
@@ -96,9 +99,11 @@ class Driver:
 
     def terminals(self, text: str):
         """The matches of the one regular expression of every terminal through `text`,
-        outside any parser state; a character none matches is passed over."""
-        match, pos = self._master.match, 0
+        outside any parser state, spaces and comments passed over; a character none
+        matches is passed over."""
+        match, skip, pos = self._master.match, self._skip.match, 0
         while pos < len(text):
+            pos = skip(text, pos).end()
             found = match(text, pos)
             if found is None or found.end() == pos:
                 pos += 1
@@ -107,11 +112,20 @@ class Driver:
             pos = found.end()
 
     def _parse(self, text: str, start: str, callbacks: list):  # noqa: C901 - the loop is kept in one frame for speed
-        table, accepts, keywords, ignore = self._table, self._accepts, self._keywords, self._ignore
+        table, accepts, keywords, skip = self._table, self._accepts, self._keywords, self._skip.match
         newline_types, match, new_token = self._newline_types, self._master.match, Token._future_new
         states, values = [self._start_states[start]], []
         pos, line, line_start, size = 0, 1, 0, len(text)
-        while pos < size:
+        while True:
+            at = skip(text, pos).end()
+            if at != pos:
+                newlines = text.count("\n", pos, at)
+                if newlines:
+                    line += newlines
+                    line_start = text.rindex("\n", pos, at) + 1
+                pos = at
+            if pos == size:
+                break
             state = states[-1]
             found = match(text, pos)
             if found is not None and found.lastgroup in accepts[state]:
@@ -123,9 +137,6 @@ class Driver:
             if kind in newline_types and "\n" in value:
                 line += value.count("\n")
                 line_start = pos + value.rindex("\n") + 1
-            if kind in ignore:
-                pos = end
-                continue
             retyped = keywords.get(kind)
             if retyped is not None:
                 for name in retyped.get(value, ()):

@@ -13,9 +13,11 @@ The data, by key:
   `?a: b` reduction that passes its child on, or (REDUCE, (size, rule index, nonterminal));
 - `start_states`, `end_states`: by start rule;
 - `rules`: by index, what Lark's Rule of it holds (`rule_plain`);
-- `master`: one regular expression of every terminal but the literals a regex embeds,
-  in the order Lark tries them; `regexps`: each terminal's; `keywords`: a regex
-  terminal's texts that are literal terminals (Lark's `UnlessCallback`);
+- `master`: one regular expression of every terminal but the literals a regex embeds
+  and the ignored ones, in the order Lark tries them; `skip`: one of whatever the
+  ignored terminals (spaces, comments) match in a row; `regexps`: each terminal's;
+  `keywords`: a regex terminal's texts that are literal terminals (Lark's
+  `UnlessCallback`);
 - `scans`: state -> [(terminal, literal text or None)] in the order the state's lexer
   tries them, a literal that a regex of the state embeds left to that regex;
 - `ignore`, `newline_types`: terminal names.
@@ -29,7 +31,7 @@ from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal
 from lark.parse_tree_builder import ParseTreeBuilder
 from lark.parsers.lalr_analysis import Shift
 
-FORMAT = 1  # of the data: a shipped file of another format is not read
+FORMAT = 2  # of the data: a shipped file of another format is not read (2: `skip`)
 SHIFT, UNIT, REDUCE = 0, 1, 2  # the kinds of action
 
 
@@ -49,13 +51,16 @@ def plain_of(lark: Lark, unit_callback) -> dict:
     embedders, keywords = _embedding(root.terminals)
     _check_order(root.terminals, embedders)
     embedded = {name for name, regexes in embedders.items() if regexes}
+    ignored = set(root.ignore_types)
     return _plain({
         "format": FORMAT,
         "table": table,
         "start_states": dict(parser.parse_table.start_states),
         "end_states": dict(parser.parse_table.end_states),
         "rules": [rule_plain(rule) for rule in rules],
-        "master": "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in root.terminals if t.name not in embedded),
+        "master": "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in root.terminals
+                           if t.name not in embedded and t.name not in ignored),
+        "skip": "(?:" + "|".join(f"(?:{t.pattern.to_regexp()})" for t in root.terminals if t.name in ignored) + ")*",
         "regexps": {t.name: t.pattern.to_regexp() for t in root.terminals},
         "keywords": keywords,
         "scans": _scans(lexer.lexers, embedders),

@@ -96,6 +96,27 @@ def test_the_state_decides_where_the_one_expression_matches_another_terminal(tex
     assert _agrees(text)
 
 
+# Spaces and comments are passed over by one expression before each token: where Lark
+# would lex a terminal instead of an ignored one (a terminal before it in Lark's order
+# matching there), the two would differ. None of the grammar's terminals starts so.
+IGNORED_TEXTS = ["  x", "\t\tx", "\n\nx", "\r\nx", "\fx", "# note\nx", "#"]
+
+
+def test_no_terminal_matches_where_spaces_or_comments_start():
+    lark = parse.parser()
+    ignored = set(lark.lexer_conf.ignore)
+    others = [t for t in lark.lexer_conf.terminals if t.name not in ignored]
+    for text in IGNORED_TEXTS:
+        assert any(re.match(t.pattern.to_regexp(), text) for t in lark.lexer_conf.terminals if t.name in ignored)
+        assert not [t.name for t in others if re.match(t.pattern.to_regexp(), text)], repr(text)
+
+
+@pytest.mark.parametrize("text", ['  # a comment\n\n\tgame "G" players 2..2 # c\n\n  #d\nconst x=1\r\n#e',
+                                  '#\ngame "G" players 2..2\nconst x = 1\n\n\n', '\n\n  \x0c  ', ""])
+def test_spaces_and_comments_around_tokens_are_lexed_as_lark_lexes_them(text):
+    assert _agrees(text)
+
+
 def test_a_parser_with_other_options_gets_no_loop():
     basic = Lark(grammar_text(), **dict(tables.OPTIONS, lexer="basic"))
     assert lalr.Driver.of(basic, tables.PASS_CHILD) is None

@@ -4,9 +4,10 @@
 Lark does this for a transformer given to `Lark(transformer=...)`, but not for callbacks
 that take the node's position (`v_args(meta=True)`), as every Builder callback does: its
 tree builder works a node's position out after making the node. Here each rule's
-callback is Lark's own chain (the filter of anonymous tokens, `[...]` placeholders and
-inlined `_rule`s) around a maker that works the position out first, as Lark's
-`PropagatePositions` does, and then calls the Builder. Rules the Builder has no callback
+callback is one maker that does what Lark's chain would: it works the position out
+first, as Lark's `PropagatePositions` does, filters the children as Lark's child filter
+of the rule (made by Lark: which children to keep, where `[...]` placeholders go, which
+inlined `_rule`s to splice) and calls the Builder. Rules the Builder has no callback
 for (the file's `start`, Lark's inlined `_rule`s, `?a` rules passing a child on) are
 made into Trees by Lark's chain, positions and all.
 
@@ -23,8 +24,11 @@ from __future__ import annotations
 import functools
 
 from lark import Token, Tree
-from lark.parse_tree_builder import ExpandSingleChild, PropagatePositions
+from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild,
+                                     PropagatePositions)
 from lark.tree import Meta
+
+new_meta = object.__new__  # new_meta(Meta): a Meta without its __init__, which only sets `empty` (set here too)
 
 # Levels of nodes a file may nest, and an expression inside a string's `{...}` on its
 # own (parse.py). Lark's Transformer, which built the AST before, ran out of Python's
@@ -63,10 +67,10 @@ def callbacks(driver, builder) -> list | None:
     """The reduce callbacks of `driver` (lalr.Driver), by rule index, that build with
     `builder`; None where a Builder callback is for a rule that may pass a lone child on
     (`?a` without an alias): its node would get its container widened after it is made,
-    which only a tree records (none in ruledsl's grammar)."""
+    which only a tree records (none in ruledsl's grammar); or where Lark's child filter
+    is of a kind this module does not know (another Lark version)."""
     out = []
-    slot = [None]  # the position of the node being made, from its maker to the Builder's call
-    for name, wrappers, chain in _plan(driver):
+    for (name, wrappers, chain), (rule, _) in zip(_plan(driver), driver.rule_builders):
         method = getattr(builder, name, None)
         if method is None:
             f = functools.partial(Tree, name)
@@ -75,12 +79,71 @@ def callbacks(driver, builder) -> list | None:
         elif ExpandSingleChild in chain:
             return None
         else:
-            f = _calling(getattr(method, "base_func", method), slot)  # v_args' wrapper only calls base_func
-            for wrap in wrappers:
-                f = wrap(f)
-            f = _Positioned(f, slot)
+            kept = _kept(wrappers, len(rule.expansion))
+            if kept is None:
+                return None
+            f = _maker(getattr(method, "base_func", method), rule, *kept)  # v_args' wrapper only calls base_func
         out.append(f)
     return out
+
+
+def _kept(wrappers: tuple, size: int) -> tuple | None:
+    """(to_include, nones at the end) of the child filter among a rule's wrappers (Lark's
+    `maybe_create_child_filter`: a partial of its filter class), each child to include as
+    (index, spliced, placeholders before it); None for a filter of another kind."""
+    if not wrappers:
+        return tuple((i, False, 0) for i in range(size)), 0
+    if len(wrappers) == 1 and isinstance(wrappers[0], functools.partial):
+        kind, args = wrappers[0].func, wrappers[0].args
+        if kind is ChildFilterLALR and len(args) == 2:
+            return tuple(args[0]), args[1]
+        if kind is ChildFilterLALR_NoPlaceholders and len(args) == 1:
+            return tuple((i, spliced, 0) for i, spliced in args[0]), 0
+    return None
+
+
+def _maker(method, rule, include: tuple, nones: int):
+    """The callback of a rule the Builder makes: in one call what Lark's chain does around
+    a callback (_kept: anonymous tokens left out, `[...]` placeholders put in, inlined
+    `_rule`s spliced), with the node's position worked out first, and the Builder's
+    method called with it and its children's values."""
+    symbols = rule.expansion
+    first_token = bool(symbols) and symbols[0].is_term  # else the first child with a position
+    last_token = bool(symbols) and symbols[-1].is_term
+
+    def make(children):
+        meta = new_meta(Meta)
+        first = children[0] if first_token else _first_meta(children)
+        if first is None:
+            meta.empty = True
+        else:
+            if first.__class__ is Token:
+                meta.line, meta.column, meta.start_pos = first.line, first.column, first.start_pos
+            else:
+                meta.line, meta.column, meta.start_pos = _start(first)
+            last = children[-1] if last_token else _first_meta(reversed(children))
+            if last.__class__ is Token:
+                meta.end_line, meta.end_column, meta.end_pos = last.end_line, last.end_column, last.end_pos
+            else:
+                meta.end_line, meta.end_column, meta.end_pos = _end(last)
+            meta.empty = False  # (its container is where it is: `container_*` left to their default)
+        values, depth = [], 0
+        for i, to_expand, add_none in include:
+            if add_none:
+                values += [None] * add_none
+            for c in (children[i].children if to_expand else (children[i],)):
+                if c.__class__ is Made:
+                    values.append(c.value)
+                    if c.depth > depth:
+                        depth = c.depth
+                else:
+                    values.append(c)
+        if nones:
+            values += [None] * nones
+        if depth >= MAX_DEPTH:
+            raise TooDeep
+        return Made(method(meta, *values), meta, depth + 1)
+    return make
 
 
 def value_of(node):
@@ -90,44 +153,6 @@ def value_of(node):
     if isinstance(node, Tree):
         return Tree(node.data, [value_of(c) for c in node.children], node._meta)
     return node
-
-
-def _calling(method, slot):
-    """The innermost maker: the Builder's callback, given the node's position and its
-    children's values."""
-    def call(children):
-        meta = slot[0]
-        values, depth = [], 0
-        for c in children:
-            if c.__class__ is Made:
-                values.append(c.value)
-                if c.depth > depth:
-                    depth = c.depth
-            else:
-                values.append(c)
-        if depth >= MAX_DEPTH:
-            raise TooDeep
-        return Made(method(meta, *values), meta, depth + 1)
-    return call
-
-
-class _Positioned:
-    """In place of Lark's PropagatePositions for a rule the Builder makes: the node's
-    position from all its children (anonymous tokens too), worked out before the node is
-    made."""
-
-    def __init__(self, inner, slot):
-        self.inner, self.slot = inner, slot
-
-    def __call__(self, children):
-        meta = Meta()
-        first = _first_meta(children)
-        if first is not None:
-            meta.line, meta.column, meta.start_pos = _start(first)
-            meta.end_line, meta.end_column, meta.end_pos = _end(_first_meta(reversed(children)))
-            meta.empty = False  # (its container is where it is: `container_*` left to their default)
-        self.slot[0] = meta
-        return self.inner(children)
 
 
 def _start(at) -> tuple:

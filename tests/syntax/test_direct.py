@@ -90,3 +90,17 @@ def test_a_builder_of_a_rule_that_passes_a_lone_child_on_builds_from_the_tree():
     assert direct.callbacks(parse.driver(), AtomBuilder("t.game", None)) is None
     assert direct.callbacks(parse.driver(), Builder("t.game", None)) is not None
     assert _built("t.game", text)[0][2].body[0].span.end_col == 26  # `n = (1 + 2)` to its `)`
+
+
+def test_a_child_filter_of_another_kind_leaves_the_file_to_larks_tree(monkeypatch):
+    """The makers follow Lark's child filters by what `maybe_create_child_filter` gives
+    (which children, placeholders, splices); a filter of a kind they do not know (another
+    Lark version) gets no callbacks, and the file is built from Lark's tree."""
+    assert direct._kept((functools.partial(sorted, [(0, False, 0)], 0),), 1) is None
+    assert direct._kept((), 2) == (((0, False, 0), (1, False, 0)), 0)
+    text = 'game "T" players 2..2\nshared { n: int = 0 }\nrule flow() { n = [1, 2][0] }\n'
+    made = parse._parse_text("t.game", text).decls
+    monkeypatch.setattr(direct, "ChildFilterLALR", type("Other", (), {}))
+    monkeypatch.setattr(direct, "ChildFilterLALR_NoPlaceholders", type("Other", (), {}))
+    assert direct.callbacks(parse.driver(), Builder("t.game", None)) is None
+    assert parse._parse_text("t.game", text).decls == made

@@ -41,6 +41,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from lark import Token, Tree
 
 from ruledsl.play.agents import ask_agent, make_agent
 from ruledsl.cli import main
@@ -273,3 +274,17 @@ def edit(path, old: str, new: str):
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def same_tree(ours, lark_s) -> None:
+    """Asserts two parse trees are equal, with every token's and node's position."""
+    assert type(ours) is type(lark_s), (ours, lark_s)
+    if isinstance(ours, Tree):
+        assert ours.data == lark_s.data and len(ours.children) == len(lark_s.children), (ours.data, lark_s.data)
+        assert vars(ours.meta) == vars(lark_s.meta), ours.data
+        for a, b in zip(ours.children, lark_s.children):
+            same_tree(a, b)
+    elif isinstance(ours, Token):
+        assert [getattr(ours, k) for k in Token.__slots__] == [getattr(lark_s, k) for k in Token.__slots__]
+    else:
+        assert ours == lark_s

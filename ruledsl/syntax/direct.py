@@ -72,16 +72,16 @@ def callbacks(driver, builder) -> list | None:
     out = []
     for (name, wrappers, chain), (rule, _) in zip(_plan(driver), driver.rule_builders):
         method = getattr(builder, name, None)
-        if method is None:
+        kept = _kept(wrappers, len(rule.expansion))
+        if method is None and (ExpandSingleChild in chain or kept is None):
             f = functools.partial(Tree, name)
             for wrap in chain:
                 f = wrap(f)
-        elif ExpandSingleChild in chain:
+        elif method is None:
+            f = _tree_maker(name, *kept)
+        elif ExpandSingleChild in chain or kept is None:
             return None
         else:
-            kept = _kept(wrappers, len(rule.expansion))
-            if kept is None:
-                return None
             f = _maker(getattr(method, "base_func", method), rule, *kept)  # v_args' wrapper only calls base_func
         out.append(f)
     return out
@@ -143,6 +143,37 @@ def _maker(method, rule, include: tuple, nones: int):
         if depth >= MAX_DEPTH:
             raise TooDeep
         return Made(method(meta, *values), meta, depth + 1)
+    return make
+
+
+def _tree_maker(name: str, include: tuple, nones: int):
+    """The callback of a rule the Builder does not make (the file's `start`, Lark's inlined
+    `_rule`s): Lark's chain in one call, a Tree with Lark's position (PropagatePositions)
+    and children (its child filter, whose list an inlined first child lends, as Lark's
+    does: a long `stmt*` grows one list)."""
+    def make(children):
+        meta = new_meta(Meta)
+        meta.empty = True
+        first = _first_meta(children)
+        if first is not None:
+            meta.line, meta.column, meta.start_pos = meta.container_line, meta.container_column, \
+                meta.container_start_pos = _start(first)
+            meta.end_line, meta.end_column, meta.end_pos = meta.container_end_line, meta.container_end_column, \
+                meta.container_end_pos = _end(_first_meta(reversed(children)))
+            meta.empty = False
+        kept = []
+        for i, to_expand, add_none in include:
+            if add_none:
+                kept += [None] * add_none
+            if not to_expand:
+                kept.append(children[i])
+            elif kept:
+                kept += children[i].children
+            else:
+                kept = children[i].children
+        if nones:
+            kept += [None] * nones
+        return Tree(name, kept, meta)
     return make
 
 

@@ -10,7 +10,7 @@ from lark.exceptions import UnexpectedInput
 from ruledsl.errors import RuleError
 from ruledsl.syntax import ast, direct, parse
 from ruledsl.syntax.parse_decls import Builder
-from support import ROOT, mutated_texts, repository_game_files
+from support import ROOT, mutated_texts, repository_game_files, same_tree
 
 FILES = repository_game_files()
 
@@ -104,3 +104,17 @@ def test_a_child_filter_of_another_kind_leaves_the_file_to_larks_tree(monkeypatc
     monkeypatch.setattr(direct, "ChildFilterLALR_NoPlaceholders", type("Other", (), {}))
     assert direct.callbacks(parse.driver(), Builder("t.game", None)) is None
     assert parse._parse_text("t.game", text).decls == made
+
+
+@pytest.mark.parametrize("path", FILES[:8], ids=lambda p: p.name)
+def test_trees_of_rules_the_builder_does_not_make_are_larks(path):
+    """Callbacks for a builder with no methods make every node as Lark's chain would:
+    the same tree as Lark's, every position (containers too) included."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        expected = parse.parser().parse(text, start="start")
+    except UnexpectedInput:
+        return
+    makers = direct.callbacks(parse.driver(), object())
+    assert sum(getattr(f, "__name__", "") == "make" for f in makers) > 20  # not Lark's chain
+    same_tree(parse.driver().parse(text, "start", makers), expected)

@@ -5,29 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from lark import Lark, Token, Tree
+from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from ruledsl.syntax import lalr, parse, tables
 from ruledsl.syntax.grammar import grammar_text
-from support import ROOT, mutated_texts, repository_game_files
+from support import ROOT, mutated_texts, repository_game_files, same_tree
 
 FILES = repository_game_files()
 INTERPOLATION = re.compile(r"\{([^{}\"\n]*)\}")
-
-
-def _same(ours, lark_s) -> None:
-    """Asserts two parse trees are equal, with every token's and node's position."""
-    assert type(ours) is type(lark_s), (ours, lark_s)
-    if isinstance(ours, Tree):
-        assert ours.data == lark_s.data and len(ours.children) == len(lark_s.children), (ours.data, lark_s.data)
-        assert vars(ours.meta) == vars(lark_s.meta), ours.data
-        for a, b in zip(ours.children, lark_s.children):
-            _same(a, b)
-    elif isinstance(ours, Token):
-        assert [getattr(ours, k) for k in Token.__slots__] == [getattr(lark_s, k) for k in Token.__slots__]
-    else:
-        assert ours == lark_s
 
 
 def _agrees(text: str, start: str = "start") -> bool:
@@ -40,7 +26,7 @@ def _agrees(text: str, start: str = "start") -> bool:
         return False
     ours = parse.driver().parse(text, start)
     assert ours is not None, f"gave up on a text Lark parses:\n{text}"
-    _same(ours, expected)
+    same_tree(ours, expected)
     return True
 
 

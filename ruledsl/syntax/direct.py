@@ -8,8 +8,8 @@ callback is one maker that does what Lark's chain would: it works the position o
 first, as Lark's `PropagatePositions` does, filters the children as Lark's child filter
 of the rule (made by Lark: which children to keep, where `[...]` placeholders go, which
 inlined `_rule`s to splice) and calls the Builder. Rules the Builder has no callback
-for (the file's `start`, Lark's inlined `_rule`s, `?a` rules passing a child on) are
-made into Trees by Lark's chain, positions and all.
+for (the file's `start`, Lark's inlined `_rule`s) are made into Trees as Lark's chain
+makes them, positions and all (`?a` rules passing a child on: by Lark's chain itself).
 
 Each node made carries its depth. A file nested more than MAX_DEPTH levels deep is
 TooDeep (E004): the stages after parsing walk the AST recursively, and this bounds how

@@ -73,9 +73,8 @@ class Driver:
             raise ValueError("loop data of another format")
         self._table = data["table"]
         self._start_states, self._end_states = data["start_states"], data["end_states"]
-        self._ignore = frozenset(data["ignore"])
         self._newline_types = frozenset(data["newline_types"])
-        self._accepts = {s: frozenset(row) | self._ignore for s, row in self._table.items()}
+        self._accepts = {s: frozenset(row) for s, row in self._table.items()}  # (spaces and comments: `skip`)
         self._keywords = data["keywords"]
         self._master, self._skip = re.compile(data["master"]), re.compile(data["skip"])
         self._regexps = data["regexps"]

@@ -20,7 +20,7 @@ The data, by key:
   `UnlessCallback`);
 - `scans`: state -> [(terminal, literal text or None)] in the order the state's lexer
   tries them, a literal that a regex of the state embeds left to that regex;
-- `ignore`, `newline_types`: terminal names.
+- `newline_types`: terminal names.
 """
 from __future__ import annotations
 
@@ -64,7 +64,6 @@ def plain_of(lark: Lark, unit_callback) -> dict:
         "regexps": {t.name: t.pattern.to_regexp() for t in root.terminals},
         "keywords": keywords,
         "scans": _scans(lexer.lexers, embedders),
-        "ignore": sorted(root.ignore_types),
         "newline_types": sorted(root.newline_types),
     }, {})
 

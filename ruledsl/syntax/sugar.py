@@ -20,8 +20,13 @@ def lower(decls, errors: list | None = None) -> list:
     """The declarations with their sugar lowered; what can't be lowered is reported to `errors`."""
     rows = SpaceRows(decls, errors if errors is not None else [])
     # (a statement is no part of an expression: expressions, most of the nodes, are not looked into)
-    return [ast.transform(d, _lower, keep=(ast.Expr,)) if has_block(d) else rows.expand(d) if isinstance(d, ast.Board)
-            else d for d in decls]
+    return [_lowered(d, rows) for d in decls]
+
+
+def _lowered(d, rows):
+    if has_block(d):
+        return ast.transform(d, _lower, keep=(ast.Expr,))
+    return rows.expand(d) if isinstance(d, ast.Board) else d
 
 
 def has_block(d) -> bool:

@@ -7,13 +7,15 @@ and keeps a line counter object, and its parser looks each action up by Rule obj
 three are a precedence level's `?a: b`, which tables.py makes pass their child on
 (`_skip_unit_reductions`). This loop:
 
-- passes over spaces and comments (the ignored terminals) with one regular expression,
-  and lexes a token with one regular expression of every other terminal, in the order
-  Lark tries them. Where the terminal it matches is one the parser's state accepts,
-  Lark's lexer for that state matches the same (it tries a subset of those terminals,
-  in the same order); where not, the state's own terminals are tried one by one, as
-  Lark's lexer for it would. (Lark lexes an ignored terminal where no terminal before it
-  in its order matches: none starts with a space or `#`, tests/syntax/test_lalr.py);
+- passes over spaces and comments (the ignored terminals) and lexes a token with one
+  regular expression: the spaces' and comments' own, then one of every other terminal,
+  in the order Lark tries them. Where the terminal it matches is one the parser's state
+  accepts, Lark's lexer for that state matches the same (it tries a subset of those
+  terminals, in the same order); where not, the state's own terminals are tried one by
+  one, as Lark's lexer for it would. (Lark lexes an ignored terminal where no terminal
+  before it in its order matches: none starts with a space or `#`, test_lalr.py);
+- makes tokens and reduces in the loop's own frame (Lark's `Token._future_new` written
+  out; `_reduce` for the end of the text);
 - retypes a name that is a keyword (Lark's `UnlessCallback`) by the state's terminals;
 - looks actions up in a table of plain tuples, and goes through a chain of `?a: b`
   reductions in one step, remembered by (state below, state, terminal);
@@ -77,6 +79,9 @@ class Driver:
         self._accepts = {s: frozenset(row) for s, row in self._table.items()}  # (spaces and comments: `skip`)
         self._keywords = data["keywords"]
         self._master, self._skip = re.compile(data["master"]), re.compile(data["skip"])
+        # spaces and comments, then a token: the lookahead keeps the spaces' match as it
+        # is (Python's lookaheads are atomic), so no token is looked for inside them
+        self._skip_then_token = re.compile(f"(?=(?P<_skipped>{data['skip']}))(?P=_skipped)(?:{data['master']})")
         self._regexps = data["regexps"]
         self._scans = data["scans"]  # state -> [(name, literal or None)] (Lark's order)
         self._regexes: dict = {}
@@ -112,11 +117,13 @@ class Driver:
 
     def _parse(self, text: str, start: str, callbacks: list):  # noqa: C901 - the loop is kept in one frame for speed
         table, accepts, keywords, skip = self._table, self._accepts, self._keywords, self._skip.match
-        newline_types, match, new_token = self._newline_types, self._master.match, Token._future_new
+        newline_types, match, new_str = self._newline_types, self._skip_then_token.match, str.__new__
         states, values = [self._start_states[start]], []
         pos, line, line_start, size = 0, 1, 0, len(text)
         while True:
-            at = skip(text, pos).end()
+            found = match(text, pos)
+            kind = None if found is None else found.lastgroup
+            at = skip(text, pos).end() if kind is None else found.start(kind)
             if at != pos:
                 newlines = text.count("\n", pos, at)
                 if newlines:
@@ -126,9 +133,8 @@ class Driver:
             if pos == size:
                 break
             state = states[-1]
-            found = match(text, pos)
-            if found is not None and found.lastgroup in accepts[state]:
-                kind, value = found.lastgroup, found.group()
+            if kind is not None and kind in accepts[state]:
+                value = found.group(kind)
             else:
                 kind, value = self._scan(state, text, pos)
             end = pos + len(value)
@@ -142,7 +148,9 @@ class Driver:
                     if name in accepts[state]:
                         kind = name
                         break
-            token = new_token(kind, value, pos, line_at, column, line, end - line_start + 1, end)
+            token = new_str(Token, value)  # Lark's Token._future_new, without its call
+            token.type, token.start_pos, token.value, token.line, token.column = kind, pos, value, line_at, column
+            token.end_line, token.end_column, token.end_pos = line, end - line_start + 1, end
             pos = end
             while True:  # feed the token: reduce until it shifts
                 action = table[states[-1]].get(kind)
@@ -156,7 +164,15 @@ class Driver:
                 if what == UNIT:
                     states[-1] = self._after_units(states, kind, arg)
                     continue
-                _reduce(table, callbacks, states, values, arg)
+                count, index, origin = arg  # _reduce, in place
+                if count:
+                    children = values[-count:]
+                    del states[-count:]
+                    del values[-count:]
+                else:
+                    children = []
+                values.append(callbacks[index](children))
+                states.append(table[states[-1]][origin][1])
         return self._finish(states, values, start, callbacks)
 
     def _finish(self, states: list, values: list, start: str, callbacks: list):

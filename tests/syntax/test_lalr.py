@@ -98,9 +98,19 @@ def test_no_terminal_matches_where_spaces_or_comments_start():
 
 
 @pytest.mark.parametrize("text", ['  # a comment\n\n\tgame "G" players 2..2 # c\n\n  #d\nconst x=1\r\n#e',
+                                  'game "G" players 2..2 # a note\n$', 'game "G" players 2..2\n  #x\n  ;',
                                   '#\ngame "G" players 2..2\nconst x = 1\n\n\n', '\n\n  \x0c  ', ""])
 def test_spaces_and_comments_around_tokens_are_lexed_as_lark_lexes_them(text):
-    assert _agrees(text)
+    assert _agrees(text) != ("$" in text or ";" in text)
+
+
+def test_no_token_is_looked_for_inside_the_spaces_and_comments_before_one():
+    """A comment followed by a character no terminal matches is no match at all, not a
+    name inside the comment (the spaces' match is kept whole)."""
+    skip_then_token = parse.driver()._skip_then_token
+    assert skip_then_token.match("# a note\n$", 0) is None
+    found = skip_then_token.match("  # a note\n x", 0)
+    assert (found.lastgroup, found.group(found.lastgroup)) == ("NAME", "x")
 
 
 def test_a_parser_with_other_options_gets_no_loop():

@@ -1,20 +1,25 @@
 """The one grammar file, package data of ruledsl (ruledsl/syntax/ruledsl.lark), and where its
-built parser is cached between runs."""
+built parser is cached between runs.
+
+The grammar and the files built from it (tables.py) are read beside this module, by
+path: ruledsl is installed as files (pip installs no zipped package), and
+importlib.resources with pathlib would be a tenth of what `ruledsl check` imports."""
 from __future__ import annotations
 
 import functools
 import os
 import sys
-from importlib import resources
 
 from .. import cache
 
 GRAMMAR_NAME = "ruledsl.lark"
+HERE = os.path.dirname(os.path.abspath(__file__))  # where the grammar and its built files are
 
 
 @functools.lru_cache(maxsize=1)
 def grammar_text() -> str:
-    return (resources.files(__package__) / GRAMMAR_NAME).read_text(encoding="utf-8")
+    with open(os.path.join(HERE, GRAMMAR_NAME), encoding="utf-8") as fh:
+        return fh.read()
 
 
 CACHE_ENV = cache.CACHE_ENV  # where the built parser (and the other caches) are kept; empty: nowhere

@@ -14,8 +14,8 @@ import functools
 import hashlib
 import importlib.util
 import pickle
+import os
 import sys
-from pathlib import Path
 
 from .. import cache
 from ..errors import Diagnostic, RuleError, Span
@@ -41,19 +41,27 @@ def read_source(path: str) -> str:
 def fingerprint() -> bytes | None:
     """A hash of what a parse result depends on besides the text, or None when some of it
     cannot be read (then nothing is cached)."""
-    here = Path(__file__).parent
+    here = os.path.dirname(os.path.abspath(__file__))
+    package = os.path.dirname(here)
     h = hashlib.sha256(FORMAT)
     h.update(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
     try:
         lark = importlib.util.find_spec("lark")
-        files = [*sorted(here.rglob("*.py")), here / GRAMMAR_NAME, here.parent / "errors.py",
-                 here.parent / "version.py", Path(lark.origin)]
+        files = [*_python_files(here), os.path.join(here, GRAMMAR_NAME), os.path.join(package, "errors.py"),
+                 os.path.join(package, "version.py"), lark.origin]
         for f in files:
-            data = f.read_bytes()
-            h.update(f.name.encode() + len(data).to_bytes(8, "little") + data)
+            with open(f, "rb") as fh:
+                data = fh.read()
+            h.update(os.path.basename(f).encode() + len(data).to_bytes(8, "little") + data)
     except (OSError, AttributeError, TypeError, ValueError, ImportError):
         return None
     return h.digest()
+
+
+def _python_files(folder: str) -> list:
+    """Every .py file under `folder`, sorted."""
+    return sorted(os.path.join(top, name) for top, _, names in os.walk(folder) for name in names
+                  if name.endswith(".py"))
 
 
 def _entry(text: str) -> tuple[str | None, str | None]:

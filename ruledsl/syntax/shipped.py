@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-from importlib import resources
-from pathlib import Path
 
 PREFIX = "ruledsl:"  # extends "ruledsl:NAME"; also accepted wherever a command takes a game
 FOLDERS = ("games", "examples")
@@ -23,7 +21,11 @@ NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*(/[A-Za-z0-9_][A-Za-z0-9_-]*)*")
 
 
 def root() -> Path:
-    """The folder holding the shipped folders: the installed package, or the checkout."""
+    """The folder holding the shipped folders: the installed package, or the checkout.
+    (pathlib and importlib.resources are imported here, on the way to a game named:
+    a check of a file by its path needs neither.)"""
+    from importlib import resources
+    from pathlib import Path
     package = Path(str(resources.files("ruledsl")))
     if any((package / folder).is_dir() for folder in FOLDERS):
         return package

@@ -16,14 +16,14 @@ from __future__ import annotations
 import hashlib
 import io
 import operator
+import os
 import pickle
-from importlib import resources
 
 import lark
 from lark import Lark
 
 from . import lalr, loop_data
-from .grammar import GRAMMAR_NAME, grammar_text, parser_cache
+from .grammar import GRAMMAR_NAME, HERE, grammar_text, parser_cache
 
 TABLES_NAME = GRAMMAR_NAME + ".tables"
 LOOP_NAME = GRAMMAR_NAME + ".loop"  # the parser loop's data (loop_data.py)
@@ -81,7 +81,8 @@ def loop_from(text: str, data: bytes) -> lalr.Driver | None:
 
 def _shipped_bytes(name: str) -> bytes | None:
     try:
-        return _target(name).read_bytes()
+        with open(_target(name), "rb") as fh:
+            return fh.read()
     except OSError:
         return None
 
@@ -111,13 +112,13 @@ def write(text: str | None = None) -> str:
     _skip_unit_reductions(p)
     pickle.dump(loop_data.plain_of(p, PASS_CHILD), loop, protocol=4)
     for name, out in ((TABLES_NAME, tables), (LOOP_NAME, loop)):
-        with open(str(_target(name)), "wb") as fh:
+        with open(_target(name), "wb") as fh:
             fh.write(made_from(text) + out.getvalue())
-    return str(_target(TABLES_NAME))
+    return _target(TABLES_NAME)
 
 
-def _target(name: str):
-    return resources.files(__package__) / name
+def _target(name: str) -> str:
+    return os.path.join(HERE, name)
 
 
 def _skip_unit_reductions(p: Lark) -> None:

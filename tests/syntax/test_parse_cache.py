@@ -167,6 +167,21 @@ def test_check_twice_in_processes_reads_the_caches_and_imports_no_parser(tmp_pat
     assert second[-1] == "['ruledsl.play.graph'] 0"
 
 
+@pytest.mark.slow  # a real process
+def test_a_check_by_path_imports_neither_pathlib_nor_importlib_resources(tmp_path):
+    """They are a tenth of what a cold check imports: the grammar, its tables and the
+    parse cache's fingerprint are found by os.path (grammar.HERE). Run without `site`
+    (which may import pathlib itself), the packages found where this interpreter finds them."""
+    env = dict(os.environ, RULEDSL_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=os.pathsep.join(sys.path))
+    probe = ("import sys, runpy; sys.argv = ['ruledsl', 'check', sys.argv[1]]\n"
+             "try:\n    runpy.run_module('ruledsl', run_name='__main__')\nexcept SystemExit as e:\n"
+             "    print(sorted(m for m in ('pathlib', 'importlib.resources') if m in sys.modules), e.code)")
+    run = subprocess.run([sys.executable, "-S", "-c", probe, str(GAME)], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.stderr == ""
+    assert run.stdout.splitlines() == [f"ok: {GAME}", "[] 0"]
+
+
 def test_a_module_nested_too_deeply_to_pickle_is_parsed_not_kept(cache_dir, parses, monkeypatch):
     """How deep pickle goes depends on the recursion limit and the stack at the time, so
     here it fails for every module."""

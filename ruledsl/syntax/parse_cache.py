@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import pickle
 import os
+import pickle
 import sys
 
 from .. import cache

@@ -140,10 +140,8 @@ _LEAVES = frozenset({str, int, bool, type(None)})
 def transform(node, fn, keep: tuple = ()):
     """`node` rebuilt bottom up, with `fn(n)` in place of each node `n` (children first);
     nodes of the classes `keep` are left as they are, and not looked into."""
-    cls = node.__class__
-    if cls in _LEAVES or (cls is not tuple and (not issubclass(cls, Node) or issubclass(cls, keep))):
-        return node
-    return _rebuilt(node, fn, keep, _skipped(keep))
+    skipped = _skipped(keep)
+    return node if skipped[node.__class__] else _rebuilt(node, fn, skipped)
 
 
 @functools.lru_cache(maxsize=8)
@@ -165,18 +163,18 @@ class _Skipped(dict):
         return skipped
 
 
-def _rebuilt(node, fn, keep, skipped):
+def _rebuilt(node, fn, skipped):
     """transform of a tuple or a node not skipped (a part is looked into only when not
     `skipped`: most parts are names, numbers, absent parts and kept expressions)."""
     if node.__class__ is tuple:
-        items = tuple([item if skipped[item.__class__] else _rebuilt(item, fn, keep, skipped) for item in node])
+        items = tuple([item if skipped[item.__class__] else _rebuilt(item, fn, skipped) for item in node])
         return node if all(a is b for a, b in zip(items, node)) else items
     changes = {}
     for name in syntax_fields(node.__class__):
         old = getattr(node, name)
         if skipped[old.__class__]:
             continue
-        new = _rebuilt(old, fn, keep, skipped)
+        new = _rebuilt(old, fn, skipped)
         if new is not old:
             changes[name] = new
     return fn(evolve(node, **changes) if changes else node)  # unchanged parts are kept, not copied

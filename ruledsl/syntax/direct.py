@@ -54,12 +54,15 @@ class Made(Tree):
 
 @functools.lru_cache(maxsize=4)
 def _plan(driver) -> tuple:
-    """Per rule, by the driver's rule index: (the name of its Builder callback, Lark's
-    wrappers for it but the position one, all of Lark's wrappers)."""
+    """Per rule, by the driver's rule index: (the name of its Builder callback, all of
+    Lark's wrappers for it, what its child filter keeps (_kept: None for a filter of
+    another kind), whether its first and its last symbol are tokens)."""
     plan = []
     for rule, chain in driver.rule_builders:
-        plan.append((rule.alias or rule.options.template_source or rule.origin.name,
-                     tuple(w for w in chain if w is not PropagatePositions), chain))
+        symbols = rule.expansion
+        plan.append((rule.alias or rule.options.template_source or rule.origin.name, chain,
+                     _kept(tuple(w for w in chain if w is not PropagatePositions), len(symbols)),
+                     bool(symbols) and symbols[0].is_term, bool(symbols) and symbols[-1].is_term))
     return tuple(plan)
 
 
@@ -70,9 +73,8 @@ def callbacks(driver, builder) -> list | None:
     which only a tree records (none in ruledsl's grammar); or where Lark's child filter
     is of a kind this module does not know (another Lark version)."""
     out = []
-    for (name, wrappers, chain), (rule, _) in zip(_plan(driver), driver.rule_builders):
+    for name, chain, kept, first_token, last_token in _plan(driver):
         method = getattr(builder, name, None)
-        kept = _kept(wrappers, len(rule.expansion))
         if method is None and (ExpandSingleChild in chain or kept is None):
             f = functools.partial(Tree, name)
             for wrap in chain:
@@ -82,7 +84,8 @@ def callbacks(driver, builder) -> list | None:
         elif ExpandSingleChild in chain or kept is None:
             return None
         else:
-            f = _maker(getattr(method, "base_func", method), rule, *kept)  # v_args' wrapper only calls base_func
+            # (v_args' wrapper only calls base_func)
+            f = _maker(getattr(method, "base_func", method), *kept, first_token, last_token)
         out.append(f)
     return out
 
@@ -102,15 +105,12 @@ def _kept(wrappers: tuple, size: int) -> tuple | None:
     return None
 
 
-def _maker(method, rule, include: tuple, nones: int):
+def _maker(method, include: tuple, nones: int, first_token: bool, last_token: bool):
     """The callback of a rule the Builder makes: in one call what Lark's chain does around
     a callback (_kept: anonymous tokens left out, `[...]` placeholders put in, inlined
-    `_rule`s spliced), with the node's position worked out first, and the Builder's
-    method called with it and its children's values."""
-    symbols = rule.expansion
-    first_token = bool(symbols) and symbols[0].is_term  # else the first child with a position
-    last_token = bool(symbols) and symbols[-1].is_term
-
+    `_rule`s spliced), with the node's position worked out first (from its first and
+    last child when they are tokens, else the first and last with a position), and the
+    Builder's method called with it and its children's values."""
     def make(children):
         meta = new_meta(Meta)
         first = children[0] if first_token else _first_meta(children)

@@ -20,7 +20,7 @@ import sys
 from .. import cache
 from ..errors import Diagnostic, RuleError, Span
 from . import ast
-from .grammar import GRAMMAR_NAME
+from .grammar import GRAMMAR_NAME, HERE
 
 KIND = "parsed"
 FORMAT = b"ruledsl parse cache 2"  # 2: a span stored without its path (cache.dumps_at)
@@ -41,13 +41,12 @@ def read_source(path: str) -> str:
 def fingerprint() -> bytes | None:
     """A hash of what a parse result depends on besides the text, or None when some of it
     cannot be read (then nothing is cached)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    package = os.path.dirname(here)
+    package = os.path.dirname(HERE)
     h = hashlib.sha256(FORMAT)
     h.update(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
     try:
         lark = importlib.util.find_spec("lark")
-        files = [*_python_files(here), os.path.join(here, GRAMMAR_NAME), os.path.join(package, "errors.py"),
+        files = [*_python_files(HERE), os.path.join(HERE, GRAMMAR_NAME), os.path.join(package, "errors.py"),
                  os.path.join(package, "version.py"), lark.origin]
         for f in files:
             with open(f, "rb") as fh:

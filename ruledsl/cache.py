@@ -14,18 +14,12 @@ running side by side never see half an entry.
 from __future__ import annotations
 
 import atexit
-import functools
 import hashlib
 import importlib.util
-import io
 import marshal
-import operator
 import os
-import pickle
 import sys
 import tempfile
-
-import msgspec
 
 CACHE_ENV = "RULEDSL_CACHE_DIR"  # where the caches are kept; empty: nowhere
 MAX_ENTRIES = 500  # per kind of entry; the oldest written go first
@@ -147,115 +141,6 @@ def key(*parts: str | bytes) -> str:
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
-
-
-# ------------------------------------------------------------------ pickles
-# A parse result is the same for the same text under any path, but its spans name the
-# path: a Struct whose first field is `path` holding that very string is pickled without
-# it, and whoever loads the entry gives the path back.
-#
-# Its nodes are keyword-only msgspec Structs (syntax/ast/), pickled as their field values
-# in order and rebuilt by keyword; other Structs (spans) by position, msgspec's own way.
-# The pickler is told how per class (its dispatch_table), so that Python code runs for
-# Structs only, not for each string and number of the tree.
-
-
-def _struct(cls, values: tuple):
-    """An instance of a msgspec Struct class from its field values (see above)."""
-    names = getattr(cls, "__struct_fields__", None)
-    if names is None or len(names) != len(values):
-        raise pickle.UnpicklingError(f"{cls.__name__} has other fields than when it was stored")
-    return cls(**dict(zip(names, values)))
-
-
-class _PathFirst:
-    """What a Struct stored without its path is rebuilt by: pickled once per entry as
-    `_path_first(cls, by_position)`, which the unpickler makes a maker of that class
-    with its path given (see _Unpickler)."""
-
-    def __init__(self, cls, by_position: bool):
-        self.cls, self.by_position = cls, by_position
-
-    def __reduce__(self):
-        return _path_first, (self.cls, self.by_position)
-
-    def __call__(self, *values):  # (pickle wants a callable; the unpickler gives the real maker)
-        raise pickle.UnpicklingError("read without its path")
-
-
-def _path_first(cls, by_position):  # the name an entry refers to; never called as such
-    raise pickle.UnpicklingError("read without its path")
-
-
-# What the pickler does for an object of a class its dispatch_table has no entry for.
-_AS_PICKLE_WOULD = operator.methodcaller("__reduce_ex__", pickle.HIGHEST_PROTOCOL)
-
-
-class _Reducers(dict):
-    """A pickler's dispatch_table: for each msgspec Struct class met, how it is pickled."""
-
-    def __init__(self, path: str):
-        super().__init__()
-        self.path = path
-
-    def __missing__(self, cls):
-        if not issubclass(cls, msgspec.Struct):
-            if issubclass(cls, type):  # a class: pickled by name (the pickler asks each time)
-                raise KeyError(cls)
-            self[cls] = _AS_PICKLE_WOULD  # else the KeyError is raised for each object of it (Notes)
-            return _AS_PICKLE_WOULD
-        path, how = self.path, []
-        path_first = cls.__struct_fields__[:1] == ("path",)
-
-        def reduce(obj):
-            if not how:  # msgspec's own reduction rebuilds by position, or not at all
-                by_position = obj.__reduce__()[0] is cls
-                how.extend([by_position, _PathFirst(cls, by_position)])
-            values = msgspec.structs.astuple(obj)
-            if path_first and values[0] is path:
-                return how[1], values[1:]
-            return (cls, values) if how[0] else (_struct, (cls, values))
-        self[cls] = reduce
-        return reduce
-
-
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, fh, path: str):
-        super().__init__(fh)
-        self.path = path
-
-    def find_class(self, module, name):
-        if module == __name__ and name == "_path_first":
-            return self.path_first
-        if module.split(".")[0] not in ("ruledsl", "builtins", "copyreg", "collections"):
-            raise pickle.UnpicklingError(f"{module}.{name} is not part of a ruledsl entry")
-        return super().find_class(module, name)
-
-    def path_first(self, cls, by_position):
-        """A maker of `cls` from its field values after the path."""
-        if not (isinstance(cls, type) and issubclass(cls, msgspec.Struct)):
-            raise pickle.UnpicklingError("not a Struct class")
-        if by_position:
-            return functools.partial(cls, self.path)
-        return lambda *values: _struct(cls, (self.path, *values))
-
-
-def dumps_at(value, path: str) -> bytes | None:
-    """`value` pickled with the string object `path` left out of the Structs that start
-    with it; None when `path` is also written out as a string of its own (elsewhere, or
-    an equal copy, not the same object): that one would not be replaced on loading."""
-    out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = _Reducers(path)
-    pickler.dump(value)
-    data = out.getvalue()
-    return None if path.encode("utf-8", "surrogatepass") in data else data
-
-
-def loads_at(data: bytes, path: str):
-    """A value of dumps_at with `path` given back to the Structs stored without it; raises
-    on a bad pickle."""
-    return _Unpickler(io.BytesIO(data), path).load()
 
 
 # ------------------------------------------------------------------ code objects

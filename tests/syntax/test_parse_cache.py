@@ -15,6 +15,7 @@ from ruledsl import cache
 from ruledsl.errors import RuleError
 from ruledsl.pipeline import load_game
 from ruledsl.syntax import parse, parse_cache
+from ruledsl.syntax.ast import Int
 from support import ROOT, random_playout
 
 GAME = ROOT / "games" / "mafialand.game"
@@ -91,9 +92,11 @@ class _MadeBy:
         return self.maker, (1, 1, 1, 1)
 
 
-@pytest.mark.parametrize("payload", [b"not a pickle", cache.dumps_at(["not", "decls"], "g.game"),
+@pytest.mark.parametrize("payload", [b"not a pickle", parse_cache.dumps_at(["not", "decls"], "g.game"),
                                      b"\x80\x05cos\nsystem\n.",  # a class from outside ruledsl
-                                     pickle.dumps((_MadeBy(cache._PathFirst(print, True)),))])  # not a Struct
+                                     pickle.dumps((_MadeBy(parse_cache._Named(parse_cache._path_first, print, True)),)),
+                                     pickle.dumps((_MadeBy(parse_cache._Named(parse_cache._node, print)),)),  # not a node
+                                     pickle.dumps((_MadeBy(parse_cache._Named(parse_cache._node, Int)),))])  # no value
 def test_an_entry_with_its_digest_but_no_module_in_it_is_a_miss(cache_dir, parses, payload):
     text = GAME.read_text(encoding="utf-8")
     parse.parse_text("g.game", text)
@@ -187,7 +190,7 @@ def test_a_module_nested_too_deeply_to_pickle_is_parsed_not_kept(cache_dir, pars
     here it fails for every module."""
     def too_deep(value, path):
         raise RecursionError("maximum recursion depth exceeded while pickling an object")
-    monkeypatch.setattr(cache, "dumps_at", too_deep)
+    monkeypatch.setattr(parse_cache, "dumps_at", too_deep)
     text = 'game "T" players 2..4\nrule flow() { let n = ' + " + ".join(["1"] * 400) + " }\n"
     first = parse.parse_text("deep.game", text)
     assert parse.parse_text("deep.game", text) == first
@@ -219,24 +222,87 @@ def test_a_note_pickles_as_what_it_holds():
     assert (again[0].type, again[0].binding) == (None, None)
     assert (again[1].type, again[1].binding) == (("some type",), "some binding")
     module = parse.parse_new(str(ROOT / "examples/kuhn_poker.game"), (ROOT / "examples/kuhn_poker.game").read_text())
-    assert b"binding" not in cache.dumps_at(module.decls, module.path)  # no slot names written per Note
+    assert b"binding" not in parse_cache.dumps_at(module.decls, module.path)  # no slot names written per Note
 
 
 def test_the_pickler_asks_once_per_class_how_to_pickle_it(monkeypatch):
-    """The dispatch table answers each class once (a KeyError raised for every Note of a
-    tree cost as much as pickling the rest); classes themselves, pickled by name, may be
-    asked again."""
+    """The dispatch table answers each class once (a KeyError raised for every object of a
+    class that is not a Struct, such as Note, cost as much as pickling the rest); classes
+    themselves, pickled by name, may be asked again."""
+    from ruledsl.syntax.ast.node import Note
     asked = []
-    real = cache._Reducers.__missing__
+    real = parse_cache._Reducers.__missing__
 
     def counted(self, cls):
         asked.append(cls)
         return real(self, cls)
     monkeypatch.setenv("RULEDSL_CACHE_DIR", "")  # parse_new stores nothing: one pickling only
     module = parse.parse_new(str(GAME), GAME.read_text(encoding="utf-8"))
-    monkeypatch.setattr(cache._Reducers, "__missing__", counted)
-    data = cache.dumps_at(module.decls, module.path)
-    assert cache.loads_at(data, module.path) == module.decls
+    monkeypatch.setattr(parse_cache._Reducers, "__missing__", counted)
+    value = (module.decls, Note(), Note())
+    data = parse_cache.dumps_at(value, module.path)
+    assert parse_cache.loads_at(data, module.path) == value
     objects = [cls for cls in asked if not issubclass(cls, type)]
     assert any(cls.__name__ == "Note" for cls in objects)
     assert len(objects) == len(set(objects))
+
+
+def _kuhn_module():
+    path = ROOT / "examples" / "kuhn_poker.game"
+    return parse.parse_new(str(path), path.read_text(encoding="utf-8"))
+
+
+def test_a_node_is_stored_flat_its_span_and_note_in_it():
+    """One object made per node on loading (not three: the node, its span, its Note):
+    an entry of a parse result builds its nodes, the spans held elsewhere and a maker per
+    class, no more."""
+    import pickletools
+    from ruledsl.errors import Span
+    from ruledsl.syntax.ast.node import walk
+    module = _kuhn_module()
+    data = parse_cache.dumps_at(module.decls, module.path)
+    nodes = [n for decl in module.decls for n in walk(decl)]
+    spans_elsewhere = sum(_spans_in(getattr(n, name)) for n in nodes for name in ast_fields(n))
+    makers = len({type(n) for n in nodes}) + (spans_elsewhere > 0)
+    built = sum(1 for op, _, _ in pickletools.genops(data) if op.name in ("REDUCE", "NEWOBJ", "NEWOBJ_EX"))
+    assert built == len(nodes) + spans_elsewhere + makers
+    assert b"Note" not in data and len(nodes) > 150
+    again = parse_cache.loads_at(data, module.path)
+    loaded = [n for decl in again for n in walk(decl)]
+    notes = [n.note for n in loaded if hasattr(n, "note")]
+    assert len({id(note) for note in notes}) == len(notes) > 50  # each its own, as the parser makes them
+    assert all((note.type, note.binding) == (None, None) for note in notes)
+    assert all(n.span.__class__ is Span and n.span.path is module.path for n in loaded)
+
+
+def ast_fields(node):
+    from ruledsl.syntax.ast import syntax_fields
+    return syntax_fields(type(node))
+
+
+def _spans_in(value) -> int:
+    """Spans held directly in a syntax field (or a tuple of one), not as a node's own."""
+    from ruledsl.errors import Span
+    if isinstance(value, Span):
+        return 1
+    return sum(_spans_in(v) for v in value) if isinstance(value, tuple) else 0
+
+
+def test_a_filled_note_and_a_span_of_another_path_are_kept_as_they_are():
+    """What a parse result does not hold is still stored whole: a node with a filled Note
+    (a checked model sent elsewhere) or a span naming another file."""
+    from ruledsl.errors import Span
+    from ruledsl.syntax.ast.node import evolve, walk
+    module = _kuhn_module()
+    expr = next(n for decl in module.decls for n in walk(decl) if hasattr(n, "note"))
+    expr.note.type, expr.note.binding = ("a type",), "a binding"
+    moved = evolve(module.decls[0], span=Span("elsewhere.game", 3, 4, 5, 6))
+    data = parse_cache.dumps_at((moved, *module.decls), module.path)
+    assert data is not None
+    again = parse_cache.loads_at(data, module.path)
+    assert again == (moved, *module.decls)
+    assert again[0].span == Span("elsewhere.game", 3, 4, 5, 6)
+    def filled(decls):
+        return [(n.note.type, n.note.binding) for decl in decls for n in walk(decl)
+                if hasattr(n, "note") and n.note.type is not None]
+    assert filled(again) == filled((moved, *module.decls)) and filled(again)[0] == (("a type",), "a binding")

@@ -8,8 +8,6 @@ Rendered the same way everywhere:
 """
 from __future__ import annotations
 
-import difflib
-
 import msgspec
 
 
@@ -164,6 +162,7 @@ class Suggestions:
         self.asked += 1
         if self.asked > MAX_SHOWN:
             return ""
+        import difflib  # (only where a name is not known: a check of good files imports none)
         close = difflib.get_close_matches(name, [c for c in dict.fromkeys(candidates) if c != name], n=1, cutoff=0.7)
         return f"; did you mean '{close[0]}'?" if close else ""
 

@@ -5,12 +5,11 @@ Every failure a user can cause (bad rules, a rule failing at run time, a corrupt
 or diverging transcript, a bad option) ends with a message and exit code 1,
 never a traceback.
 
-What only some commands need (agents, transcripts, replay, views) is imported
+What only some commands need (agents, transcripts, replay, views, json) is imported
 inside them, so that `ruledsl check` starts without it.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -221,6 +220,7 @@ def state(game_path, players, seed, steps, transcript_path, step, game_option, a
             machine.choose_index(index)
     if as_seat is not None and not 0 <= as_seat < n:
         raise Failure(f"error: --as-seat {as_seat}: the game has seats 0..{n - 1}")
+    import json
     click.echo(json.dumps(state_json(game, machine, n, seed, as_seat), indent=2, ensure_ascii=False))
 
 

@@ -3,8 +3,6 @@
 commands.py attaches them to the `ruledsl` group."""
 from __future__ import annotations
 
-import json
-
 import click
 
 from .. import api
@@ -30,6 +28,7 @@ def list_command(as_json):
             title, players = "(does not check: run `ruledsl check`)", "?"
         rows.append({"name": name, "title": title, "players": players, "path": path})
     if as_json:
+        import json
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
     width = max((len(r["name"]) for r in rows), default=4)

@@ -1,7 +1,6 @@
 """Many games at once: `simulate` and `compare` (local processes or Ray tasks)."""
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -62,6 +61,7 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, 
         summary = simulate_file(game.path, n, games, seed, max_steps, jobs, progress, program=game.program,
                                 agents=agent_specs, backend=backend_of(backend, address))
     if as_json:
+        import json
         click.echo(json.dumps(summary.as_json()))
     else:
         for line in summary.error_lines():
@@ -110,6 +110,7 @@ def compare_command(path_a, path_b, players, games, seed, seed_b, as_json, max_s
         report = compare_files(game_a.path, game_b.path, n, games, seed, seed_b, max_steps, jobs, progress, programs,
                                agents=agent_specs, backend=backend_of(backend, address))
     if as_json:
+        import json
         click.echo(json.dumps(report.as_json()))
     else:
         for line in report.a.error_lines() + report.b.error_lines():

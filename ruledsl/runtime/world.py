@@ -9,7 +9,6 @@ Board and card fields are kept by column: `spaces[board][field][space]` and
 from __future__ import annotations
 
 import hashlib
-import json
 
 import msgspec
 
@@ -315,5 +314,6 @@ def canonical_json(data) -> bytes:
     except (msgspec.EncodeError, TypeError, ValueError, OverflowError):
         out = None
     if out is None or not out.isascii() or b"\\" in out or b"\x7f" in out:
+        import json  # (here only: a check imports no json)
         out = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
     return out

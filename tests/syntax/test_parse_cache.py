@@ -171,14 +171,17 @@ def test_check_twice_in_processes_reads_the_caches_and_imports_no_parser(tmp_pat
 
 
 @pytest.mark.slow  # a real process
-def test_a_check_by_path_imports_neither_pathlib_nor_importlib_resources(tmp_path):
-    """They are a tenth of what a cold check imports: the grammar, its tables and the
-    parse cache's fingerprint are found by os.path (grammar.HERE). Run without `site`
-    (which may import pathlib itself), the packages found where this interpreter finds them."""
+def test_a_check_by_path_imports_what_it_needs_only(tmp_path):
+    """pathlib and importlib.resources are a tenth of what a cold check imports: the
+    grammar, its tables and the parse cache's fingerprint are found by os.path
+    (grammar.HERE); json and difflib another half percent: json is imported where a
+    command prints it, difflib where a name is not known. Run without `site` (which may import pathlib itself), the packages
+    found where this interpreter finds them, with an empty cache folder (entries written)."""
     env = dict(os.environ, RULEDSL_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=os.pathsep.join(sys.path))
     probe = ("import sys, runpy; sys.argv = ['ruledsl', 'check', sys.argv[1]]\n"
              "try:\n    runpy.run_module('ruledsl', run_name='__main__')\nexcept SystemExit as e:\n"
-             "    print(sorted(m for m in ('pathlib', 'importlib.resources') if m in sys.modules), e.code)")
+             "    print(sorted(m for m in ('pathlib', 'importlib.resources', 'json', 'difflib') if m in sys.modules),"
+             " e.code)")
     run = subprocess.run([sys.executable, "-S", "-c", probe, str(GAME)], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=300)
     assert run.stderr == ""

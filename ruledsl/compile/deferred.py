@@ -39,15 +39,25 @@ _STUB = compile("def _stub(*args, _first_call, **kwargs):\n    return _first_cal
                 "<ruledsl deferred>", "exec").co_consts[0]
 
 
-NESTING = (*"([{+-*/%@<>=!&|^~.", "if", "lambda", "not", "and", "or", "in", "is", "yield", "await")
+NESTING_CHARACTERS = "([{+-*/%@<>=!&|^~."
+NESTING = (*NESTING_CHARACTERS, "if", "lambda", "not", "and", "or", "in", "is", "yield", "await")
+_BRACKETS, _CHARACTERS = b"([{", NESTING_CHARACTERS.encode()
+_WORDS = NESTING[len(NESTING_CHARACTERS):]
 
 
 def may_fail(source: str) -> bool:
-    """Whether Python could refuse to compile `source` (see above)."""
-    if len(source) > MAX_SOURCE or DEEP_LINE in source \
-            or source.count("(") + source.count("[") + source.count("{") >= MAX_BRACKETS:
+    """Whether Python could refuse to compile `source` (see above). The characters are
+    counted in the text's bytes, all kinds in one pass (bytes.translate deleting them)."""
+    size = len(source)
+    if size > MAX_SOURCE or DEEP_LINE in source:
         return True
-    return len(source) >= MAX_DEFERRED and sum(map(source.count, NESTING)) >= MAX_DEFERRED
+    if size < MAX_BRACKETS:  # (most texts: too short to hold that many brackets)
+        return False
+    text = source.encode("utf-8", "surrogatepass")  # the characters counted are ASCII: a byte each
+    if len(text) - len(text.translate(None, _BRACKETS)) >= MAX_BRACKETS:
+        return True
+    return size >= MAX_DEFERRED and \
+        len(text) - len(text.translate(None, _CHARACTERS)) + sum(map(source.count, _WORDS)) >= MAX_DEFERRED
 
 
 def function(source: str, filename: str, group: str, ns: dict, name: str, better=None):

@@ -164,3 +164,24 @@ def test_an_expression_too_long_to_compile_is_e403(tmp_path, monkeypatch):
     with pytest.raises(RuleError) as err:
         load_game(str(path))
     assert [d.code for d in err.value.diagnostics] == ["E403"] and "too long" in err.value.diagnostics[0].message
+
+
+def _counted(source: str) -> bool:
+    """may_fail as the module's docstring says it, counting in the text itself."""
+    if len(source) > deferred.MAX_SOURCE or deferred.DEEP_LINE in source:
+        return True
+    if sum(map(source.count, "([{")) >= deferred.MAX_BRACKETS:
+        return True
+    return len(source) >= deferred.MAX_DEFERRED and sum(map(source.count, deferred.NESTING)) >= deferred.MAX_DEFERRED
+
+
+@pytest.mark.parametrize("filler", ["x", "·", "\u00e9t\u00e9", "\U0001f3b2", "\udcff"])
+@pytest.mark.parametrize("brackets, nesting", [(0, 0), (10, 0), (189, 0), (190, 0), (0, 2899), (100, 2800),
+                                               (10, 2900)])
+def test_may_fail_counts_as_in_the_text_whatever_else_it_holds(filler, brackets, nesting):
+    """Counted in the text's bytes (one pass a kind): the same answers as counting in the
+    text, with letters of other widths (a game's names and strings) around them."""
+    body = ["(" * brackets, "+" * (nesting // 2), " if " * (nesting - nesting // 2)]
+    for fill in (0, 1, 200, 3000):
+        text = filler * fill + "".join(body) + filler * fill
+        assert deferred.may_fail(text) == _counted(text), (fill, len(text))

@@ -95,16 +95,16 @@ def rewritten(node, rewrite):
     a part with nothing changed is kept as it is, and each node keeps its Note (types and
     bindings, as the checker found them)."""
     cls = node.__class__
-    if cls in _PLAIN:  # most parts are names, numbers and absent parts
-        return node
     if cls is tuple:
-        items = tuple([rewritten(item, rewrite) for item in node])
+        items = tuple([item if item.__class__ in _PLAIN else rewritten(item, rewrite) for item in node])
         return node if all(x is y for x, y in zip(items, node)) else items
-    if not isinstance(node, ast.Node):
+    if cls in _PLAIN or not isinstance(node, ast.Node):
         return node
     changes = {}
     for name in ast.syntax_fields(cls):
         old = getattr(node, name)
+        if old.__class__ in _PLAIN:  # most parts are names, numbers and absent parts: not looked into
+            continue
         new = rewritten(old, rewrite)
         if new is not old:
             changes[name] = new

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -65,6 +67,20 @@ def test_python_m_ruledsl_check_on_a_broken_file_exits_1_without_traceback():
     assert proc.stderr.splitlines()[0] == (
         "broken_syntax.game:3:11: error: unexpected '='; expected '(', '-', '[', a name, a number, a string [E001]")
 
+
+
+def test_importing_the_command_line_runs_no_collection_and_leaves_the_collector_as_it_was():
+    """Its modules' objects live as long as the process: the collector is paused while
+    they are imported (ruledsl/cli/__init__.py), they join the oldest generation without
+    a pass, and the collector is left on or off as it was, nothing frozen (a pytest
+    session with ruledsl's plugin imports the command line too)."""
+    probe = ("import gc, sys; runs = []; gc.callbacks.append(lambda phase, info: runs.append(phase))\n"
+             "if sys.argv[1] == 'off': gc.disable()\n"
+             "import ruledsl.cli\n"
+             "print(runs.count('start'), gc.isenabled(), gc.get_freeze_count())")
+    for given, enabled in (("on", True), ("off", False)):
+        proc = subprocess.run([sys.executable, "-c", probe, given], capture_output=True, text=True, timeout=120)
+        assert proc.stdout.split() == ["0", str(enabled), "0"], proc.stderr  # no pass, also when it ends
 
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

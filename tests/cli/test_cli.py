@@ -8,7 +8,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import record_game, run_cli, run_process
+from support import ROOT, record_game, run_cli, run_process
 
 from ruledsl import __version__
 from ruledsl.cli.commands import check_one
@@ -81,6 +81,28 @@ def test_importing_the_command_line_runs_no_collection_and_leaves_the_collector_
     for given, enabled in (("on", True), ("off", False)):
         proc = subprocess.run([sys.executable, "-c", probe, given], capture_output=True, text=True, timeout=120)
         assert proc.stdout.split() == ["0", str(enabled), "0"], proc.stderr  # no pass, also when it ends
+
+
+@pytest.mark.parametrize("files, passes", [(5, 0), (17, 1)])
+def test_check_leaves_the_games_it_drops_to_a_pass_every_16_files_and_none_at_its_end(files, passes):
+    """A pass of the cyclic collector after each file freed what its game left; before the
+    process ends that is no use (clang's -disable-free): a pass every FILES_A_COLLECTION
+    files bounds the memory, and what the last ones left is not looked at."""
+    probe = ("import gc, sys, ruledsl.cli\nruns = []\ngc.callbacks.append(lambda phase, info: runs.append(phase))\n"
+             "try:\n    ruledsl.cli.main(['check', *sys.argv[1:]])\nexcept SystemExit as e:\n"
+             "    print(runs.count('start'), e.code)")
+    proc = subprocess.run([sys.executable, "-c", probe, *["kuhn_poker.game"] * files], cwd=ROOT / "examples",
+                          capture_output=True, text=True, timeout=300)
+    assert proc.stdout.splitlines()[-1] == f"{passes} 0", proc.stderr
+    assert proc.stdout.count("ok: kuhn_poker.game") == files
+
+
+def test_check_in_process_leaves_the_collector_as_it_was():
+    import gc
+    assert gc.isenabled()
+    result = run_cli("check", ROOT / "games" / "mafialand.game")
+    assert result.exit_code == 0, result.output
+    assert gc.isenabled() and gc.get_freeze_count() == 0
 
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -194,8 +194,8 @@ class _Reducers(dict):
                 note = values[1]
                 if note.type is not None or note.binding is not None:
                     return by_values(node)
-                return maker, (*_astuple(span)[1:], *values[2:])
-            return maker, (*_astuple(span)[1:], *values[1:])
+                return maker, (span.line, span.col, span.end_line, span.end_col, *values[2:])
+            return maker, (span.line, span.col, span.end_line, span.end_col, *values[1:])
         return reduce
 
     def _by_values(self, cls):

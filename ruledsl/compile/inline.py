@@ -29,7 +29,7 @@ from ..check.types import Binding
 from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
-from .ops import OpEmitter, called, rule_calls, statements, upwards
+from .ops import OpEmitter, called, statements, upwards
 
 INLINE_NESTING = 6  # calls compiled in place inside calls compiled in place
 # A rule of at most SMALL_RULE statements (its nested ones counted) is compiled in place at
@@ -165,7 +165,6 @@ class InlineCompiler(OpEmitter):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.inlining: list = []  # the calls being compiled in place, innermost last
-        self.callees = rule_calls(self.m)
         self.inlinable: set | None = None  # the rules that may be (inlinable), found on first use
         self.locals_of: dict = {}  # rule -> (its locals, its parameters it changes): bound_names, on first use
         self.framed: list = []  # the rules some op calls with a frame (StmtCompiler.emit_call)

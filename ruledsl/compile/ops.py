@@ -38,6 +38,7 @@ class OpEmitter:
         self.collecting: list | None = None  # where simple() puts an effect (see leaf)
         self.loop_exits: list = []  # (exit pc cell, iteration slot) of the loops being compiled
         self.straight: set | None = None  # the straight rules (straight_rules), found on first use
+        self.callees = rule_calls(model)  # rule -> the rules it calls
         self.straight_runs: dict = {}  # rule -> its body's effects run as one function (straight_run)
         self.rule_checks: dict = {}  # straight rule -> whether its body looks at the end conditions
 
@@ -105,7 +106,7 @@ class OpEmitter:
     def straight_rule(self, name) -> bool:
         """Whether a call of rule `name` runs its effects in place (see straight_rules)."""
         if self.straight is None:
-            self.straight = straight_rules(self.m, lambda s: self.runs_in_place(s, lambda _: True))
+            self.straight = straight_rules(self.m, lambda s: self.runs_in_place(s, lambda _: True), self.callees)
         return name in self.straight
 
     def straight_run(self, code, name):
@@ -219,7 +220,7 @@ def rule_calls(model) -> dict:
     return out
 
 
-def straight_rules(model, is_simple) -> set:
+def straight_rules(model, is_simple, callees: dict) -> set:
     """The rules whose calls run their effects in place, with no frame of their own: made
     only of simple statements and calls of such rules, giving no result, and at most
     INLINE_DEPTH deep counting the calls below (also calls inside an if or loop run in
@@ -229,7 +230,7 @@ def straight_rules(model, is_simple) -> set:
 
     Worked out from the rules that call no rule upwards (not by recursion: a file may
     chain thousands of rules)."""
-    callees = rule_calls(model)  # a rule calling others where no stretch can (a loop, a let) is not simple
+    # (`callees`: rule_calls; a rule calling others where no stretch can, a loop or a let, is not simple)
     simple = {name: rule.returns is None and sum(map(written_size, rule.body)) <= MAX_STRETCH
               and all(is_simple(s) for s in rule.body) for name, rule in model.rules.items()}
     depth: dict = {}  # rule -> how deep its calls of straight rules go (1: none), or 0: not straight

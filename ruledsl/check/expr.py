@@ -20,12 +20,19 @@ MAX_NESTING = 120  # deeper expressions are E232 (Python itself parses ~200 nest
 
 class Scope:
     """The names a block binds. `items` scopes bind the item of a comprehension
-    (`count(x in S ...)`, `[x in S where ...]`, `choose x from S where ...`)."""
+    (`count(x in S ...)`, `[x in S where ...]`, `choose x from S where ...`). A scope
+    and those inside it note every name bound (`bind`) and every name assigned
+    (`name = ...`) in them: a rule's locals (Model.rule_locals)."""
 
     def __init__(self, parent=None, items=False):
         self.parent = parent
         self.names: dict = {}  # name -> T
         self.binding = Binding.ITEM if items else Binding.LOCAL
+        self.bound, self.assigned = (set(), set()) if parent is None else (parent.bound, parent.assigned)
+
+    def bind(self, name, t):
+        self.names[name] = t
+        self.bound.add(name)
 
     def find(self, name) -> tuple | None:
         """(Binding, T) of the innermost binding of `name`, or None."""
@@ -262,7 +269,7 @@ class ExprChecker:
             self.err(source, "E211", f"cannot iterate over {st}")
             el = ANY
         inner = scope.child(items)
-        inner.names[var] = el
+        inner.bind(var, el)
         return el, inner
 
     def binder(self, e, scope):

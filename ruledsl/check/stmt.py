@@ -26,7 +26,7 @@ class StmtChecker:
     def declare(self, node, scope, name, t):
         if name in scope.names:
             self.err(node, "E220", f"'{name}' is already defined in this block")
-        scope.names[name] = t
+        scope.bind(name, t)
 
     def s_Let(self, s, scope):
         if self.m.calls_rule(s.value):
@@ -51,6 +51,8 @@ class StmtChecker:
 
     def s_Assign(self, s, scope):
         target = s.target
+        if isinstance(target, ast.Name):
+            scope.assigned.add(target.name)
         tt = self.assign_target(target, scope)
         if s.op == "=":
             self.x.want(s.value, scope, tt, f"the new value of '{_show(target)}'")
@@ -187,7 +189,7 @@ class StmtChecker:
         has_route = s.route is not None or s.by is not None
         if s.route is not None:
             inner = scope.child()
-            inner.names[s.via] = tt
+            inner.bind(s.via, tt)
             self.x.want(s.route, inner, BOOL, "a route condition ('via ... where')")
         if s.by is not None:
             self.x.want(s.by, scope, PLAYER, "the chooser at a fork ('by')")

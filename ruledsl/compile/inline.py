@@ -145,20 +145,6 @@ def fixed_argument(arg) -> bool:
     return isinstance(arg, (ast.Int, ast.Bool, ast.NoneLit))
 
 
-def bound_names(rule) -> tuple:
-    """(the locals of a rule: its parameters and every name its statements and
-    comprehensions bind; the parameters its body assigns (`k = 3`) or binds again)."""
-    params = {p.name for p in rule.params}
-    bound, assigned = set(), set()
-    for n in ast.walk(rule.body):
-        binder = BINDERS.get(type(n))
-        if binder is not None:
-            bound.add(getattr(n, binder))
-        elif isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
-            assigned.add(n.target.name)
-    return (params | bound) - {None}, (bound | assigned) & params
-
-
 class InlineCompiler(OpEmitter):
     """Rule calls compiled in place (a base of game.StmtCompiler)."""
 
@@ -166,7 +152,6 @@ class InlineCompiler(OpEmitter):
         super().__init__(*args, **kwargs)
         self.inlining: list = []  # the calls being compiled in place, innermost last
         self.inlinable: set | None = None  # the rules that may be (inlinable), found on first use
-        self.locals_of: dict = {}  # rule -> (its locals, its parameters it changes): bound_names, on first use
         self.framed: list = []  # the rules some op calls with a frame (StmtCompiler.emit_call)
         self.sizes: dict = {}  # straight rule -> its statements, its calls written out (written_size)
 
@@ -249,18 +234,13 @@ class InlineCompiler(OpEmitter):
         return binds, renamed(rule.body, names, suffix, given)
 
     def rule_locals(self, name) -> set:
-        """The locals of rule `name` (bound_names)."""
-        return self._names(name)[0]
+        """The locals of rule `name`: its parameters and every name its statements and
+        comprehensions bind (as the checker found them: Model.rule_locals)."""
+        return self.m.rule_locals[name][0]
 
     def changed_params(self, name) -> set:
         """The parameters of rule `name` that its body assigns (`k = 3`) or binds again."""
-        return self._names(name)[1]
-
-    def _names(self, name) -> tuple:
-        names = self.locals_of.get(name)
-        if names is None:
-            names = self.locals_of[name] = bound_names(self.m.rules[name])
-        return names
+        return self.m.rule_locals[name][1]
 
     def straight_in_place(self, name) -> bool:
         """Whether a call of straight rule `name` in a generator (whole.py) is written there

@@ -87,16 +87,18 @@ def inlinable(model, callees) -> set:
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
+_RENAMED = frozenset({*BINDERS, ast.Name})  # the nodes `renamed` looks at: binders and names
 
 
-def rewritten(node, rewrite):
-    """`node` with each Node under it (itself included) made again by `rewrite(n, changes)`,
-    where `changes` has the parts of n that changed, made again first ({field: new part});
-    a part with nothing changed is kept as it is, and each node keeps its Note (types and
-    bindings, as the checker found them)."""
+def rewritten(node, rewrite, classes):
+    """`node` with each Node under it (itself included) of one of `classes` made again by
+    `rewrite(n, changes)`, where `changes` has the parts of n that changed, made again
+    first ({field: new part}); a node of another class is made again only where a part
+    changed, a part with nothing changed is kept as it is, and each node keeps its Note
+    (types and bindings, as the checker found them)."""
     cls = node.__class__
     if cls is tuple:
-        items = tuple([item if item.__class__ in _PLAIN else rewritten(item, rewrite) for item in node])
+        items = tuple([item if item.__class__ in _PLAIN else rewritten(item, rewrite, classes) for item in node])
         return node if all(x is y for x, y in zip(items, node)) else items
     if cls in _PLAIN or not isinstance(node, ast.Node):
         return node
@@ -105,10 +107,12 @@ def rewritten(node, rewrite):
         old = getattr(node, name)
         if old.__class__ in _PLAIN:  # most parts are names, numbers and absent parts: not looked into
             continue
-        new = rewritten(old, rewrite)
+        new = rewritten(old, rewrite, classes)
         if new is not old:
             changes[name] = new
-    return rewrite(node, changes)
+    if cls in classes:
+        return rewrite(node, changes)
+    return msgspec.structs.replace(node, **changes) if changes else node
 
 
 def _local(node, names) -> bool:
@@ -131,7 +135,7 @@ def renamed(node, names: set, suffix: str, given=None):
                 return given[n.name + suffix]
             changes["name"] = n.name + suffix
         return msgspec.structs.replace(n, **changes) if changes else n
-    return rewritten(node, rename)
+    return rewritten(node, rename, _RENAMED)
 
 
 def fixed_argument(arg) -> bool:

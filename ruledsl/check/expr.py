@@ -22,7 +22,7 @@ class Scope:
     """The names a block binds. `items` scopes bind the item of a comprehension
     (`count(x in S ...)`, `[x in S where ...]`, `choose x from S where ...`). A scope
     and those inside it note every name bound (`bind`) and every name assigned
-    (`name = ...`) in them: a rule's locals (Model.rule_locals)."""
+    (`name = ...`, `move name by ...`) in them: a rule's locals (Model.rule_locals)."""
 
     def __init__(self, parent=None, items=False):
         self.parent = parent

@@ -51,8 +51,6 @@ class StmtChecker:
 
     def s_Assign(self, s, scope):
         target = s.target
-        if isinstance(target, ast.Name):
-            scope.assigned.add(target.name)
         tt = self.assign_target(target, scope)
         if s.op == "=":
             self.x.want(s.value, scope, tt, f"the new value of '{_show(target)}'")
@@ -62,7 +60,10 @@ class StmtChecker:
             self.x.want(s.value, scope, INT, f"the right side of '{s.op}'")
 
     def assign_target(self, target, scope) -> T:
+        """The type of what `name = ...` or `move name by ...` changes; a name is noted as
+        assigned (a parameter changed: a call compiled in place gives it a local)."""
         if isinstance(target, ast.Name):
+            scope.assigned.add(target.name)
             found = self.x.resolve(target.name, scope)
             if found is not None and found[0] in (Binding.LOCAL, Binding.SHARED_FIELD):
                 target.note.binding, target.note.type = found

@@ -121,7 +121,8 @@ class Model(msgspec.Struct):
     tiebreaks: list = msgspec.field(default_factory=list)
     def_types: dict = msgspec.field(default_factory=dict)  # def name -> T of its value
     # rule -> (its locals: its parameters and every name its statements and comprehensions
-    # bind; the parameters its body assigns, `k = 3`, or binds again), for compiling calls in place
+    # bind; the parameters its body assigns, `k = 3` or `move k by ...`, or binds again),
+    # for compiling calls in place
     rule_locals: dict = msgspec.field(default_factory=dict)
     # the type of each expression, and what each name stands for, is in its ast.Note
 

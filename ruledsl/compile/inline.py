@@ -243,7 +243,8 @@ class InlineCompiler(OpEmitter):
         return self.m.rule_locals[name][0]
 
     def changed_params(self, name) -> set:
-        """The parameters of rule `name` that its body assigns (`k = 3`) or binds again."""
+        """The parameters of rule `name` that its body assigns (`k = 3`, `move k by ...`) or
+        binds again."""
         return self.m.rule_locals[name][1]
 
     def straight_in_place(self, name) -> bool:

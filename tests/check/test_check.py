@@ -56,9 +56,10 @@ def test_a_variant_can_replace_the_game_line():
 
 
 def _bound_by_walking(rule) -> tuple:
-    """A rule's locals found by walking its body (how compile/inline.py found them before
+    """A rule's locals found by walking its body (as compile/inline.py found them before
     the checker noted them): its parameters and every name a binder binds; the parameters
-    a statement `k = ...` assigns or a binder binds again."""
+    a statement `k = ...` or `move k by ...` assigns (the inliner missed the walk) or a
+    binder binds again."""
     from ruledsl.compile.inline import BINDERS
     from ruledsl.syntax import ast
     params = {p.name for p in rule.params}
@@ -67,7 +68,7 @@ def _bound_by_walking(rule) -> tuple:
         binder = BINDERS.get(type(n))
         if binder is not None:
             bound.add(getattr(n, binder))
-        elif isinstance(n, ast.Assign) and isinstance(n.target, ast.Name):
+        elif isinstance(n, (ast.Assign, ast.Walk)) and isinstance(n.target, ast.Name):
             assigned.add(n.target.name)
     return (params | bound) - {None}, (bound | assigned) & params
 
@@ -92,7 +93,8 @@ def test_the_checker_notes_each_rules_locals_as_a_walk_of_it_finds_them():
 
 
 def test_the_checker_notes_the_parameters_a_rule_changes(tmp_path):
-    """Assigned (`k = ...`) or bound again (`let`, `for`, a comprehension's variable)."""
+    """Assigned (`k = ...`, `move k by ...`) or bound again (`let`, `for`, a
+    comprehension's variable)."""
     from ruledsl.check.decls import check as check_loaded
     from ruledsl.syntax.load import load
     path = tmp_path / "t.game"

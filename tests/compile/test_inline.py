@@ -165,3 +165,35 @@ rule hide() {
     (var, (who, options)), = m.frames[-1].sealed.items()
     assert var.startswith("s") and who == 0 and options == [1, 2, 3]
     assert m.frames[-1].env[var] == 2
+
+
+WALKED_PARAMETER = """board track(n: int) loop {
+  space a 0
+  space b 1
+  space c 2
+}
+shared { spot: track = a }
+rule hop(k: track) {
+  move k by 1 steps forward
+  spot = k
+}
+rule flow() {
+  let s = a
+  hop(s)
+  say "caller's s {s}, spot {spot}"
+  hop(a)
+  say "spot {spot}"
+  end "done" draw
+}
+"""
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_parameter_a_walk_moves_is_the_callees_own(tmp_path, fast):
+    """`move k by ...` changes the parameter k, as `k = ...` does: a call compiled in place
+    gives k a local of its own, so the caller's `s` stays where it was (as with a frame)."""
+    both(tmp_path, WALKED_PARAMETER)
+    heard: list = []
+    played = Machine(text_program(tmp_path, WALKED_PARAMETER), 2, FixedChance(), fast=fast,
+                     listener=lambda kind, data: heard.append(data.get("text")))
+    assert [t for t in heard if t] == ["caller's s a, spot b", "spot b"] and played.result is not None

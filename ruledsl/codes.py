@@ -37,7 +37,7 @@ CODES = {
     'E214': ('check', 'an aggregate missing its `: value`'),
     'E215': ('check', "can't compare / look for these types"),
     'E216': ('check', 'the branches of `if ... then ... else` have different types'),
-    'E220': ('check', 'a local declared twice in one block'),
+    'E220': ('check', 'a local declared twice in one block, or again in a block inside the one that declares it'),
     'E221': ('check', 'dice out of range'),
     'E222': ('check', '`+=`/`-=` on a non-int'),
     'E223': ('check', 'assigning a constant, attribute, built-in or expression'),

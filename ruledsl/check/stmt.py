@@ -26,7 +26,19 @@ class StmtChecker:
     def declare(self, node, scope, name, t):
         if name in scope.names:
             self.err(node, "E220", f"'{name}' is already defined in this block")
+        else:
+            self.not_hiding(node, scope.parent, name)
         scope.bind(name, t)
+
+    def not_hiding(self, node, scope, name):
+        """E220 for a local of a block inside the one that defines `name`: a rule's locals
+        live until it returns (one per name), so the inner one would replace the outer past
+        the inner block's end. (An item of a comprehension or a route is its own: allowed.)"""
+        while scope is not None and scope.binding is Binding.LOCAL:
+            if name in scope.names:
+                self.err(node, "E220", f"'{name}' is already defined in an enclosing block; use another name")
+                return
+            scope = scope.parent
 
     def s_Let(self, s, scope):
         if self.m.calls_rule(s.value):
@@ -112,6 +124,7 @@ class StmtChecker:
             self.block(s.other, scope.child())
 
     def s_For(self, s, scope):
+        self.not_hiding(s, scope, s.var)
         el, inner = self.x.element_scope(s.source, s.var, scope)
         if s.order is not None:
             self.x.want(s.order, inner, INT, "a 'by' key")

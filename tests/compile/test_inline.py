@@ -197,3 +197,50 @@ def test_a_parameter_a_walk_moves_is_the_callees_own(tmp_path, fast):
     played = Machine(text_program(tmp_path, WALKED_PARAMETER), 2, FixedChance(), fast=fast,
                      listener=lambda kind, data: heard.append(data.get("text")))
     assert [t for t in heard if t] == ["caller's s a, spot b", "spot b"] and played.result is not None
+
+
+# Every statement form that binds or changes a name, in a rule called twice with a
+# caller's local: compiled in place (fused, slow and fast Machine) it must say what the
+# rule says with a frame of its own (fuse=False), the caller's local untouched.
+CHANGES_OF_A_PARAMETER = {
+    "assigned": ("int", "k = k + 5"),
+    "added to": ("int", "k += 5"),
+    "walked": ("track", "move k by 1 steps forward"),
+    "rolled into": ("int", "let r = roll d6\n  k = r"),
+    "a comprehension's item": ("int", "total += count(k in 1..3 where k > 1)"),
+    "passed on and changed there": ("int", "inner(k)"),
+    "a let in an inner block, another name": ("int", "if true { let j = k + 9  total += j }"),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES_OF_A_PARAMETER)
+def test_what_a_call_compiled_in_place_does_to_a_parameter_stays_in_the_call(tmp_path, change):
+    kind, statement = CHANGES_OF_A_PARAMETER[change]
+    start = "a" if kind == "track" else "3"
+    text = WALKED_PARAMETER.split("shared")[0] + f"""shared {{ spot: track = a  total: int = 0 }}
+rule hop(k: {kind}) {{
+  {statement}
+  say "in hop k {{k}}"
+}}
+rule inner(j: int) {{
+  j = j + 1
+  say "inner j {{j}}"
+}}
+rule flow() {{
+  let s = {start}
+  hop(s)
+  say "caller's s {{s}}, total {{total}}"
+  hop(s)
+  say "caller's s {{s}}, total {{total}}"
+  end "done" draw
+}}
+"""
+    said = []
+    for fuse, fast in ((False, False), (True, False), (True, True)):
+        heard: list = []
+        m = Machine(text_program(tmp_path, text, fuse=fuse), 2, FixedChance([4, 4]), fast=fast,
+                    listener=lambda kind, data: heard.append(data.get("text")))
+        assert m.result is not None
+        said.append([t for t in heard if t])
+    assert said[0] == said[1] == said[2]
+    assert [t for t in said[0] if t.startswith("caller's")][0].startswith(f"caller's s {start},")

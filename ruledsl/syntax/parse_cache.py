@@ -184,18 +184,14 @@ class _Reducers(dict):
     def _flat(self, cls):
         path, maker, by_values = self.path, _Named(_node, cls), self._by_values(cls)
         noted = cls.__struct_fields__[1:2] == ("note",)
+        syntax = 2 if noted else 1  # where the syntax fields start
 
         def reduce(node):
             values = _astuple(node)
             span = values[0]
-            if span.__class__ is not Span or span.path is not path:
+            if span.__class__ is not Span or span.path is not path or (noted and not values[1].empty):
                 return by_values(node)
-            if noted:
-                note = values[1]
-                if note.type is not None or note.binding is not None:
-                    return by_values(node)
-                return maker, (span.line, span.col, span.end_line, span.end_col, *values[2:])
-            return maker, (span.line, span.col, span.end_line, span.end_col, *values[1:])
+            return maker, (span.line, span.col, span.end_line, span.end_col, *values[syntax:])
         return reduce
 
     def _by_values(self, cls):

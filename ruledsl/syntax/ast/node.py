@@ -72,10 +72,14 @@ class Note:
     def __repr__(self):
         return "Note()"
 
+    @property
+    def empty(self) -> bool:
+        """Not filled in (yet): every Note of a parse result."""
+        return self.type is None and self.binding is None
+
     def __reduce__(self):
-        """Pickled as what it holds: an empty Note (every Note of a parse result, which
-        the parse cache stores) as just its class."""
-        if self.type is None and self.binding is None:
+        """Pickled as what it holds: an empty Note as just its class."""
+        if self.empty:
             return Note, ()
         return _filled_note, (self.type, self.binding)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from support import ROOT
 
 LAYERS = [  # in order; a module may import its own layer and earlier ones
-    {"errors", "codes", "budget", "version", "cache"},
+    {"errors", "codes", "budget", "version", "cache", "collector"},
     {"syntax"},
     {"check"},
     {"runtime"},

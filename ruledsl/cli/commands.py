@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from ..api import collections_paused
+from ..collector import collections_paused
 from ..play.graph import FORMATS
 from ..runtime.machine import Machine, RandomChance
 from ..version import __version__
@@ -63,7 +63,11 @@ FILES_A_COLLECTION = 16  # `check`: files checked between two passes of the cycl
 def check(paths):
     """Parse and check .game files; print every error found."""
     failed = 0
-    with collections_paused():  # each file's game is dropped, its cycles left for a pass a few files later
+    # Each file's game is dropped, its cycles left for a pass a few files later; what the
+    # last files left is aged without a pass: the command ends here, and a process's
+    # memory goes with it (a caller in process, such as a test, frees it at the
+    # collector's next full pass).
+    with collections_paused(aged=True):
         for done, path in enumerate(paths, 1):
             message = check_one(path)
             if message is None:
@@ -73,11 +77,6 @@ def check(paths):
                 click.echo(message, err=True)
             if done % FILES_A_COLLECTION == 0:
                 gc.collect()  # what the last files left: memory stays bounded however many are checked
-        # What the last files left is put with the oldest objects, without a pass (as at
-        # import, __init__.py): the command ends here, and a process's memory goes with
-        # it (a caller in process, such as a test, frees it at the collector's next full pass).
-        gc.freeze()
-        gc.unfreeze()
     sys.exit(1 if failed else 0)
 
 

@@ -368,7 +368,7 @@ class Checker:
         finally:
             self.stmts.result, self.stmts.result_may_be_none = None, False
         params = {p.name for p in d.params}
-        self.m.rule_locals[d.name] = ((params | scope.bound) - {None}, (scope.bound | scope.assigned) & params)
+        self.m.rule_locals[d.name] = (params | scope.bound, (scope.bound | scope.assigned) & params)
         if d.returns is not None and not d.returns.optional and can_fall_through(d.body):
             t = self.m.resolve_type(d.returns)
             hint = f" (declare '-> {d.returns.name}?' if it may give none)" if t and t.kind in NULLABLE else ""

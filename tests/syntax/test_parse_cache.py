@@ -261,11 +261,11 @@ def test_a_node_is_stored_flat_its_span_and_note_in_it():
     class, no more."""
     import pickletools
     from ruledsl.errors import Span
-    from ruledsl.syntax.ast.node import walk
+    from ruledsl.syntax.ast.node import syntax_fields, walk
     module = _kuhn_module()
     data = parse_cache.dumps_at(module.decls, module.path)
     nodes = [n for decl in module.decls for n in walk(decl)]
-    spans_elsewhere = sum(_spans_in(getattr(n, name)) for n in nodes for name in ast_fields(n))
+    spans_elsewhere = sum(_spans_in(getattr(n, name)) for n in nodes for name in syntax_fields(type(n)))
     makers = len({type(n) for n in nodes}) + (spans_elsewhere > 0)
     built = sum(1 for op, _, _ in pickletools.genops(data) if op.name in ("REDUCE", "NEWOBJ", "NEWOBJ_EX"))
     assert built == len(nodes) + spans_elsewhere + makers
@@ -276,11 +276,6 @@ def test_a_node_is_stored_flat_its_span_and_note_in_it():
     assert len({id(note) for note in notes}) == len(notes) > 50  # each its own, as the parser makes them
     assert all((note.type, note.binding) == (None, None) for note in notes)
     assert all(n.span.__class__ is Span and n.span.path is module.path for n in loaded)
-
-
-def ast_fields(node):
-    from ruledsl.syntax.ast import syntax_fields
-    return syntax_fields(type(node))
 
 
 def _spans_in(value) -> int:

@@ -74,7 +74,7 @@ def test_importing_the_command_line_runs_no_collection_and_leaves_the_collector_
     they are imported (ruledsl/cli/__init__.py), they join the oldest generation without
     a pass, and the collector is left on or off as it was, nothing frozen (a pytest
     session with ruledsl's plugin imports the command line too)."""
-    probe = ("import gc, sys, ruledsl\n"  # (the package, and an editable install's finder, imported first)
+    probe = ("import gc, sys, ruledsl, ruledsl.collector\n"  # (the package, its pause, an editable finder: first)
              "gc.collect(); runs = []; gc.callbacks.append(lambda phase, info: runs.append(phase))\n"
              "if sys.argv[1] == 'off': gc.disable()\n"
              "import ruledsl.cli\n"

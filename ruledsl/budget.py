@@ -4,7 +4,8 @@ A .game file is untrusted, and one rule step could otherwise run for ever or fil
 memory (a def recursing both ways, an aggregate over a billion numbers, a draw
 of a trillion cards from a deck refilled from its own discards). So every step
 (from a choice to the next decision, or set-up) has STEP_WORK units to spend:
-each turn of a loop, each step of a walk, each call of a rule or def, each item an
+each turn of a loop, each step of a walk with an `on pass` trigger (one without moves
+in one go, costing nothing), each call of a rule or def, each item an
 aggregate or filter visits (or `in` and `==` look through, in a list or zone), each
 option a `choose` labels (compile/decide.py) and each number of a range costs one
 unit; each card a draw moves costs DRAW_COST, each card a `shuffle` orders

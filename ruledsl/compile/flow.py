@@ -1,9 +1,10 @@
 """Compile stage: control flow (if, for, while, repeat, loop, walking a track).
 
 Loops keep their iteration state in the frame's locals under keys no game name can
-spell (they start with '#'). Each turn of a loop and each step of a walk costs a unit
-of work (budget.py) where a stretch's or a whole rule's loop charges it, so a step runs
-out of work at the same place whichever way its rule runs.
+spell (they start with '#'). Each turn of a loop and each step of a walk that runs an
+`on pass` trigger costs a unit of work (budget.py) where a stretch's or a whole rule's
+loop charges it (a walk with no such trigger moves in one go and costs none, as in a
+stretch), so a step runs out of work at the same place whichever way its rule runs.
 """
 from __future__ import annotations
 
@@ -247,12 +248,12 @@ class FlowCompiler(OpEmitter):
 
         def step(vm, fr):
             w, env = vm.w, fr.env
-            charge(w, 1, span)  # a step (or the landing) costs a unit of work
             st = env[slot]
-            if st[0] <= 0:
-                return _land(vm, fr, slot, getter, on_land, inlined)
             if on_pass() is None:
                 return straight_to_the_end(w, env, st, vm, fr)
+            charge(w, 1, span)  # a step (or the landing) with an `on pass` trigger costs a unit of work
+            if st[0] <= 0:
+                return _land(vm, fr, slot, getter, on_land, inlined)
             st[0] -= 1
             here = step_space(getter(w, env), st[1])
             setter(w, env, here)
@@ -265,12 +266,14 @@ class FlowCompiler(OpEmitter):
                 return vm.call(trig, dict(zip(trig.params, (here, st[2]))), None, inlined)
 
         def straight_to_the_end(w, env, st, vm, fr):
-            """No `on pass` trigger: nothing runs between the steps, so they are taken in one go."""
-            here = walk_to(getter(w, env), st[1], st[0])
-            st[0] = 0
-            setter(w, env, here)
-            if bump:
-                w.version += 1
+            """No `on pass` trigger: nothing runs between the steps, so they are taken in one go,
+            costing no work, as in a stretch (walk_in_place: walk_to's work does not grow
+            with the steps)."""
+            if st[0] > 0:
+                setter(w, env, walk_to(getter(w, env), st[1], st[0]))
+                st[0] = 0
+                if bump:
+                    w.version += 1
             return _land(vm, fr, slot, getter, on_land, inlined)
         return init, step
 

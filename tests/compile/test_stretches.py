@@ -208,8 +208,11 @@ def test_a_walk_in_a_stretch_moves_as_its_effect_does(tmp_path, walk, at):
     """Written as text (inplace.t_Walk): no move for a count of 0 or less, round the loop."""
     text = LANE.replace('end when far "on d": any(p in players: p.at == d)\n', "") + \
         f"rule flow() {{\n  for p in players {{ {walk} }}\n  choose x from 1..2 by seat(0)\n}}"
-    for m, _ in both(tmp_path, text, players=2):
+    (fused, _), (unfused, _) = both(tmp_path, text, players=2)
+    for m in (fused, unfused):
         assert [p["at"] for p in m.w.players] == at
+    # a walk with no `on pass` trigger costs no work: its steps are taken in one go either way
+    assert fused.spent == unfused.spent
 
 
 def test_a_walk_of_none_is_r001_at_the_walk(tmp_path):

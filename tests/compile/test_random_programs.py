@@ -17,6 +17,8 @@ through columns and tallies), says, eliminations, `end`, and an end condition lo
 between turns. Each is played with the same choices and dice in every mode, and
 everything observable must be the same: what was said, the decisions asked, the World at
 the end, the result or the failure (its code, place and message), and the work spent.
+And a game recorded as `ruledsl play --record` records it (fast) replays from its
+transcript without a divergence, or fails at the same place again.
 
 It found that a walk with no `on pass` trigger cost a unit of work on op lists and none
 in a stretch. A long run, printing every program that differs (not shrunk):
@@ -25,6 +27,7 @@ in a stretch. A long run, printing every program that differs (not shrunk):
 """
 from __future__ import annotations
 
+import io
 import itertools
 import sys
 from pathlib import Path
@@ -38,6 +41,8 @@ if __name__ == "__main__":  # run as a script (main): ruledsl and the tests' sup
 
 from ruledsl.errors import GameRuntimeError  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
+from ruledsl.play.replay import replay  # noqa: E402
+from ruledsl.play.transcript import TranscriptWriter, parse_lines  # noqa: E402
 from ruledsl.runtime.machine import Machine  # noqa: E402
 from support import FixedChance  # noqa: E402
 
@@ -476,7 +481,36 @@ def differences(text: str) -> list:
     return found
 
 
-SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+def replayed(text: str) -> tuple:
+    """A game of `text` recorded as `ruledsl play --record` records it (a fast Machine, the
+    same choices and dice as `played`), then replayed from its transcript on op lists
+    (replay.py checks each step's state): (the failure when recorded, the failure replaying),
+    the same GameRuntimeError text both, or None both."""
+    game = load_game("r.game", files={"r.game": text})
+    out = io.StringIO()
+    writer = TranscriptWriter(out)
+    writer.header(game, 3, 0, ["scripted"] * 3)
+    failures = []
+    try:
+        m = Machine(game.program, 3, FixedChance(DICE), listener=writer, fast=True)
+        while m.pending is not None and m.steps < MAX_DECISIONS:
+            m.choose_index((m.steps * 7 + 10) % len(m.pending.labels))
+        if m.result is None:
+            m.stop_at_limit(f"step limit: {MAX_DECISIONS} decisions")  # as `ruledsl play --max-steps` stops
+        writer.result(m)
+        failures.append(None)
+    except GameRuntimeError as err:  # the transcript stops at the step that failed
+        failures.append(str(err))
+    try:
+        replay(game, parse_lines(out.getvalue().splitlines()))
+        failures.append(None)
+    except GameRuntimeError as err:
+        failures.append(str(err))
+    return tuple(failures)
+
+
+SETTINGS = dict(deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @settings(max_examples=60, **SETTINGS)
@@ -492,6 +526,21 @@ def test_many_random_programs_play_the_same_in_every_mode(text):
     assert differences(text) == [], text
 
 
+@settings(max_examples=25, **SETTINGS)
+@given(programs())
+def test_a_random_program_recorded_fast_replays_without_divergence(text):
+    recorded, replaying = replayed(text)
+    assert recorded == replaying, text
+
+
+@pytest.mark.slow
+@settings(max_examples=300, **SETTINGS)
+@given(programs())
+def test_many_random_programs_recorded_fast_replay_without_divergence(text):
+    recorded, replaying = replayed(text)
+    assert recorded == replaying, text
+
+
 def main():
     import argparse
     parser = argparse.ArgumentParser(description="Random programs played in every mode; prints those that differ.")
@@ -504,12 +553,14 @@ def main():
     @settings(max_examples=args.programs, database=None, phases=[Phase.generate], **dict(SETTINGS, derandomize=False))
     @given(programs())
     def run(text):
-        if differences(text):
-            found.append((text, differences(text)))
+        found.extend((text, diff) for diff in differences(text))
+        recorded, replaying = replayed(text)
+        if recorded != replaying:
+            found.append((text, ("recorded", recorded, "replayed", replaying)))
     run()
-    for text, diffs in sorted(found, key=lambda f: len(f[0])):
-        print(text, *diffs, sep="\n", end="\n\n")
-    print(f"{args.programs} programs, {len(found)} playing differently in some mode")
+    for text, diff in sorted(found, key=lambda f: len(f[0])):
+        print(text, diff, sep="\n", end="\n\n")
+    print(f"{args.programs} programs, {len({text for text, _ in found})} playing differently in some mode")
     return 1 if found else 0
 
 

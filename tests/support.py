@@ -209,7 +209,12 @@ class FixedChance:
     """Dice come from a queue (then 1s); shuffles keep the order cards were listed in."""
 
     def __init__(self, rolls=()):
+        self.given = list(rolls)
         self.rolls = list(rolls)
+
+    def restart(self):
+        """As it was before its first roll (a fast Machine cloned mid-rule replays from it)."""
+        return FixedChance(self.given)
 
     def roll(self, count, sides, what):
         out = [self.rolls.pop(0) if self.rolls else 1 for _ in range(count)]

@@ -6,7 +6,10 @@
   node of the game tree, or a fuzzer or a table playing real dice.
 
 A source has `roll(count, sides, what)` (the faces) and `shuffle(cards, what)` (the
-cards in their new order); `what` names the dice ("2d6") or the zone.
+cards in their new order); `what` names the dice ("2d6") or the zone. It may have
+`clone()` (an independent copy, for Machine.clone; else it is deep-copied) and
+`restart()` (a copy as it was before its first draw: a fast Machine cloned while a rule
+runs as a generator replays its game from it, Machine.as_op_lists).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ class RandomChance:
     fixed by the seed alone, whatever else the rules did before them."""
 
     def __init__(self, seed):
+        self.seed = seed
         self.rolls = KeyedStreams(f"chance:{seed}:roll")  # keyed by the dice, e.g. "2d6"
         self.shuffles = KeyedStreams(f"chance:{seed}:shuffle")  # keyed by the zone
         self.cards: list = []
@@ -41,6 +45,10 @@ class RandomChance:
         other.rolls = self.rolls.clone()
         other.shuffles = self.shuffles.clone()
         return other
+
+    def restart(self) -> "RandomChance":
+        """A copy as this source was before its first draw (Machine.as_op_lists)."""
+        return RandomChance(self.seed)
 
 
 class ChancePause(Exception):
@@ -80,6 +88,9 @@ class ScriptedChance:
         other = ScriptedChance(self.outcomes)
         other.used = self.used
         return other
+
+    def restart(self):
+        return ScriptedChance(self.outcomes)
 
     def mark(self) -> int:
         """Where an op that may pause half-way starts taking outcomes (ChancePause)."""

@@ -103,7 +103,8 @@ class Machine:
     def __init__(self, program, n_players: int, chance, listener=None, fast: bool = False,
                  game_work: int = GAME_WORK, start: bool = True):
         """With `fast`, each rule that has a generator (compile/whole.py) runs as one, a
-        whole rule at a time; such a game can't be cloned while a rule is under way.
+        whole rule at a time; such a game keeps the choices made (`log`), and a clone()
+        while a rule is under way first replays them on op lists (as_op_lists).
         `game_work`: the work units the whole game may spend (budget.py). With
         `start=False` set-up waits for a call of `run()` (a chance source may pause it,
         ChancePause, and the machine is there to `resume()`)."""
@@ -121,6 +122,7 @@ class Machine:
         self.steps = 0
         self.game_work = game_work
         self.fast = fast
+        self.log: list | None = [] if fast else None  # the choices made, by index (as_op_lists replays them)
         self.wholes = False  # whether a rule ran as a generator (a fast Machine's, compile/whole.py)
         self.spent = 0  # work units spent by the steps so far (budget.py), against game_work
         self.ends_false_at = -1  # the World version at which every end condition was false
@@ -271,6 +273,8 @@ class Machine:
         d = self.pending
         self.pending = None
         self.steps += 1
+        if self.log is not None:
+            self.log.append(i)
         if self.listening:
             self.emit("chosen", decision=d, label=d.labels[i])
         try:
@@ -306,12 +310,15 @@ class Machine:
         draw the same outcomes from here on, unless `chance` is given: the copy draws
         from that instead. The copy reports to `listener` (none by
         default), never to this machine's listener. The pending decision and the result
-        are shared: nothing changes them once made."""
+        are shared: nothing changes them once made. A fast Machine with a rule under way
+        as a generator runs on op lists from then on (as_op_lists: its choices replayed
+        once), so that it and its copies can be copied at every step."""
         if any(f.it is not None for f in self.frames):
-            raise RuntimeError("a fast Machine can't be cloned while a rule runs as a generator: "
-                               "make it with fast=False to clone it")
+            self.as_op_lists()
         other = object.__new__(self.__class__)  # not copy.copy: search and the OpenSpiel adapter clone at every step
         other.__dict__.update(self.__dict__)
+        if self.log is not None:
+            other.log = list(self.log)
         other.w = self.w.clone()
         other.frames = [f.copy() for f in self.frames]
         if chance is None:
@@ -323,6 +330,27 @@ class Machine:
         if attach is not None:
             attach(other)
         return other
+
+    def as_op_lists(self):
+        """Goes on as a Machine of op lists (fast=False), in the same state: a generator
+        can't be copied, but a game is fixed by its rules, its chance and its choices
+        (every way of running the rules plays the same game: tests/compile/test_whole.py,
+        test_random_programs.py). So the choices made so far are played again, silently,
+        on a new op-list Machine with the chance source as it was at the start
+        (`restart()`), and this one takes its frames and World; its own chance source,
+        which drew the same outcomes, goes on. Costs a replay of the game so far, once."""
+        restart = getattr(self.chance, "restart", None)
+        if restart is None:
+            raise RuntimeError("a fast Machine whose chance source has no restart() can't be cloned while a rule "
+                               "runs as a generator: make it with fast=False to clone it")
+        again = Machine(self.program, self.w.n, restart(), fast=False, game_work=self.game_work)
+        for i in self.log:
+            again.choose_index(i)
+        self.frames, self.w, self.ends_false_at = again.frames, again.w, again.ends_false_at
+        self.pending, self.spent, self.fast, self.log = again.pending, again.spent, False, None
+        attach = getattr(self.chance, "attach", None)
+        if attach is not None:
+            attach(self)
 
     def stop_at_limit(self, reason: str):
         if self.result is None:

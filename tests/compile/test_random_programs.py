@@ -58,6 +58,7 @@ MODES = {
     "whole rules, nobody listening": (True, True, False, False, False),
     "fused ops, nobody listening": (True, False, False, False, False),
     "fused ops, cloned at each decision": (True, False, False, True, True),
+    "whole rules, cloned at each decision": (True, True, False, True, True),  # the first replays (as_op_lists)
 }
 
 HEAD = """game "R" players 2..3

@@ -360,12 +360,17 @@ def test_a_walk_that_stops_at_a_fork_for_a_choice_goes_on_the_way_chosen(tmp_pat
     assert m.w.players[0]["at"] == "b" and m.w.players[0]["passed"] == 3
 
 
-def test_a_fast_machine_under_way_is_not_cloned_but_an_ended_one_is(tmp_path):
+def test_a_fast_machine_under_way_goes_on_as_op_lists_when_cloned_and_an_ended_one_is_copied(tmp_path):
     text = "rule flow() { loop { choose k from 1..2 by seat(0)  if k == 2 { end \"done\" } } }\n"
     program = text_program(tmp_path, text)
     m = Machine(program, 2, FixedChance(), fast=True)
-    with pytest.raises(RuntimeError, match="fast=False"):
-        m.clone()
+    m.choose("1")
+    assert m.frames[-1].it is not None
+    clone = m.clone()  # Machine.as_op_lists: the choices replayed on op lists
+    assert m.frames[-1].it is None and not m.fast and clone.pending.name == m.pending.name == "k"
+    clone.choose("2")
+    assert clone.result is not None and m.result is None
+    m = Machine(program, 2, FixedChance(), fast=True)
     m.choose("2")
     assert m.clone().result == m.result  # its generators are gone with the game
     slow = Machine(program, 2, FixedChance())

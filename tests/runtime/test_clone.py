@@ -40,14 +40,18 @@ def advance(m: Machine, steps: int, seed: int):
         steps -= 1
 
 
+@pytest.mark.parametrize("fast", [False, True], ids=["op lists", "fast"])
 @pytest.mark.parametrize("path", GAMES)
 @pytest.mark.parametrize("at", [0, 7, 30])
-def test_a_clone_plays_on_as_the_original_would(path, at):
+def test_a_clone_plays_on_as_the_original_would(path, at, fast):
+    """Also of a fast Machine (whole rules as generators): cloned while a rule is under
+    way, it replays its choices on op lists once (as_op_lists), and both go on from there."""
     program = load_game(str(ROOT / path)).program
-    original = Machine(program, program.min_players, RandomChance(5))
+    original = Machine(program, program.min_players, RandomChance(5), fast=fast)
     advance(original, at, seed=1)
+    spent = original.spent
     clone = original.clone()
-    assert state(clone) == state(original)
+    assert state(clone) == state(original) and clone.spent == original.spent == spent
     before = state(original)
     on_clone = play_on(clone, seed=2)
     assert state(original) == before  # the clone's moves left the original alone
@@ -201,3 +205,36 @@ def test_an_elimination_in_a_clone_leaves_the_original_alone(tmp_path):
     again.choose("one")
     assert m.w.alive == [True, True, False, True] and m.w.out_order == [2]
     assert again.w.alive == [True, False, False, True] and again.w.out_order == [2, 1]
+
+
+def test_a_fast_machine_replays_its_game_once_when_first_cloned(monkeypatch):
+    """as_op_lists: the choices so far played again on a Machine of op lists, silently
+    (the original's listener hears nothing of it), then clones are copies of op lists."""
+    program = load_game(str(ROOT / "games/mafialand.game")).program
+    heard = []
+    original = Machine(program, 3, RandomChance(9), fast=True, listener=lambda kind, data: heard.append(kind))
+    advance(original, 25, seed=3)
+    assert original.wholes and len(original.log) == original.steps == 25
+    replays = []
+    real = Machine.as_op_lists
+    monkeypatch.setattr(Machine, "as_op_lists", lambda self: replays.append(self.steps) or real(self))
+    told = len(heard)
+    first, second = original.clone(), original.clone()
+    assert replays == [25] and len(heard) == told  # one replay, which told the listener nothing
+    assert not original.fast and original.log is None and all(f.it is None for f in original.frames)
+    assert state(first) == state(second) == state(original)
+    play_on(original, seed=4)
+    assert play_on(first, seed=4)[-1] == state(original)  # the replayed chance is the original's own
+
+
+def test_a_fast_machine_whose_chance_has_no_restart_is_not_cloned_under_way(tmp_path):
+    class Dice:  # a chance source with no restart(): its outcomes can't be drawn again
+        def roll(self, count, sides, what):
+            return [1] * count
+
+        def shuffle(self, cards, what):
+            return list(cards)
+    program = load_game(str(ROOT / "examples/pig.game")).program
+    m = Machine(program, 2, Dice(), fast=True)
+    with pytest.raises(RuntimeError, match="restart"):
+        m.clone()

@@ -149,7 +149,7 @@ class Match:
             from .play.transcript import TranscriptWriter  # here: loading a game needs no transcripts
             self._writer = TranscriptWriter(self._out)
             self._writer.header(game.compiled, players, seed, list(agents or ["python"] * players))
-        self.machine = Machine(game.compiled.program, players, RandomChance(seed), listener=self._writer)
+        self.machine = Machine(game.compiled.program, players, RandomChance(seed), listener=self._writer, fast=True)
         self._finish_record()
 
     @property

@@ -113,7 +113,6 @@ def check_one(path: str) -> str | None:
 @guarded
 def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, plain):
     """Play a game with agents, narrating as it goes."""
-    from ..play.agents import fast_for
     from ..play.narrate import narrate
     from ..play.terminal import attach as attach_terminal
     from ..play.terminal import chosen_seed
@@ -132,7 +131,7 @@ def play(game_path, players, seed, resume_path, agent_specs, record, max_steps, 
     try:
         writer = TranscriptWriter(out, on_record=lambda r: echo_lines(narrate(r, as_seat)))
         writer.header(game, n, seed, kinds)
-        machine = Machine(game.program, n, RandomChance(seed), listener=writer, fast=fast_for(agents))
+        machine = Machine(game.program, n, RandomChance(seed), listener=writer, fast=True)
         drive(machine, agents, writer, max_steps)
         writer.result(machine)
     finally:

@@ -358,13 +358,6 @@ def seat_agents(specs, players: int, seed) -> tuple:
     return [make_agent(kind, seat, seed, args[seat]) for seat, kind in enumerate(kinds)], kinds
 
 
-def fast_for(agents) -> bool:
-    """Whether a game these agents play may run on a fast Machine (whole rules as
-    generators, compile/whole.py): none of them is handed the Machine, which a search
-    copies (`needs_machine`), and a fast one can't be copied while a rule is under way."""
-    return not any(getattr(agent, "needs_machine", False) for agent in agents)
-
-
 def ask_agent(agent, machine) -> int:
     """The index an agent picks for the machine's pending decision (only its seat's view)."""
     decision = machine.pending

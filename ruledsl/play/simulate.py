@@ -31,7 +31,7 @@ import click
 
 from ..errors import GameRuntimeError, Span
 from ..runtime.machine import Machine, RandomChance
-from .agents import RandomAgent, ask_agent, fast_for, seat_agents
+from .agents import RandomAgent, ask_agent, seat_agents
 
 MAX_ERRORS_LISTED = 100  # failed games listed one by one; the rest are only counted
 BLOCKS_PER_JOB = 8  # seed blocks per process: finer blocks let the progress bar move
@@ -44,11 +44,11 @@ def limit_reason(max_steps: int) -> str:
 def playout(program, players: int, seed: int, max_steps: int | None = None, agents: tuple = ()):
     """One game with random agents, or those `agents` specs name (`SEAT=KIND`, made
     afresh for the game's seed); returns (Result, steps). The Machine is a fast one
-    (whole rules as generators, compile/whole.py) unless an agent is handed the Machine,
-    e.g. to search on clones of it."""
+    (whole rules as generators, compile/whole.py); an agent that searches on clones of
+    it has it go on as op lists from its first clone (Machine.as_op_lists)."""
     if agents:
         seated = seat_agents(agents, players, seed)[0]
-        return play_with(Machine(program, players, RandomChance(seed), fast=fast_for(seated)), seated, max_steps)
+        return play_with(Machine(program, players, RandomChance(seed), fast=True), seated, max_steps)
     machine = Machine(program, players, RandomChance(seed), fast=True)
     agents = [RandomAgent(seat, seed) for seat in range(players)]
     while machine.pending is not None:

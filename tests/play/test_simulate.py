@@ -182,19 +182,20 @@ def test_the_progress_bar_is_drawn_only_on_a_terminal(monkeypatch):
         assert ("100%" in stream.getvalue()) == drawn
 
 
-def test_random_playouts_run_whole_rules_and_a_searching_agent_gets_op_lists(monkeypatch):
-    """A fast Machine (compile/whole.py) can't be cloned while a rule runs: only games
-    whose agents are never handed the Machine are played on one."""
+def test_every_playout_runs_whole_rules_until_a_searching_agent_clones_it(monkeypatch):
+    """Games start on a fast Machine (compile/whole.py); a searching agent's first clone
+    has it go on as op lists (Machine.as_op_lists), once."""
     import ruledsl.play.simulate as simulate_module
     made = []
     real = simulate_module.Machine
 
     def spy(*args, **kwargs):
-        made.append(kwargs.get("fast", False))
-        return real(*args, **kwargs)
+        made.append(real(*args, **kwargs))
+        return made[-1]
     monkeypatch.setattr(simulate_module, "Machine", spy)
     program = load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
     for agents in ((), ("0=first",), ("1=mcts:3",)):
         result, _ = simulate_module.playout(program, 2, 5, agents=agents)
         assert result is not None
-    assert made == [True, True, False]
+    assert [m.wholes for m in made] == [True, True, True]
+    assert [m.fast for m in made] == [True, True, False]  # the searched game went on as op lists

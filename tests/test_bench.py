@@ -199,3 +199,14 @@ def test_ab_times_the_base_and_the_working_tree_in_turn(way, said):
     assert found, line
     assert all(float(value.replace(",", "")) > 0 for value in found.groups())
 
+
+
+def test_clone_cost_plays_fast_then_clones_by_a_replay():
+    """clone_cost.py runs (it reports CPU time; nothing here asserts one): its game was
+    fast until the first clone, which replayed it onto op lists."""
+    spec = importlib.util.spec_from_file_location("clone_cost", ROOT / "benchmarks" / "clone_cost.py")
+    clone_cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(clone_cost)
+    program = clone_cost.load_game(str(ROOT / "games" / "mafialand.game")).program
+    played, first, later, steps = clone_cost.measure(program, 3, 12, seed=1)
+    assert steps == 12 and min(played, first, later) >= 0

@@ -18,7 +18,9 @@ between turns. Each is played with the same choices and dice in every mode, and
 everything observable must be the same: what was said, the decisions asked, the World at
 the end, the result or the failure (its code, place and message), and the work spent.
 And a game recorded as `ruledsl play --record` records it (fast) replays from its
-transcript without a divergence, or fails at the same place again.
+transcript without a divergence, or fails at the same place again; and played through
+the OpenSpiel adapter (steps in place, paused where they ask for chance; skipped without
+pyspiel) it asks, holds and ends the same.
 
 It found that a walk with no `on pass` trigger cost a unit of work on op lists and none
 in a stretch. A long run, printing every program that differs (not shrunk):
@@ -27,9 +29,11 @@ in a stretch. A long run, printing every program that differs (not shrunk):
 """
 from __future__ import annotations
 
+import importlib.util
 import io
 import itertools
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -362,7 +366,7 @@ class Writer:
     def s_roll(self, scope, rule, depth, loops):
         name = self.local(scope, "d")
         scope[name] = "int"
-        return [f"let {name} = roll {self.draw(st.integers(1, 2))}d6"]
+        return [f"let {name} = roll {self.draw(st.integers(1, 2))}d6", f"b += {name} % 3"]  # the faces kept
 
     def s_walk(self, scope, rule, depth, loops):
         players = [n for n, t in scope.items() if t == "player"]
@@ -510,6 +514,37 @@ def replayed(text: str) -> tuple:
     return tuple(failures)
 
 
+def through_openspiel(text: str, folder) -> dict:
+    """What `played` tells of a game of `text` played through the OpenSpiel adapter (a
+    pyspiel state; chance nodes answered as FixedChance answers: the dice in turn, the
+    cards in the order listed), with the same choices: what a researcher's loop sees."""
+    from ruledsl.openspiel.game import load_game as load_adapted
+    path = Path(folder) / "r.game"
+    path.write_text(text, encoding="utf-8")
+    game = load_adapted(str(path), players=3, max_steps=10 * MAX_DECISIONS)
+    dice, asked, failure, state = iter(DICE), [], None, None
+    try:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            play = state.play
+            if state.is_chance_node():  # a die a node, a shuffle a card a node (the first left)
+                state.apply_action(next(dice, 1) - 1 if play.event[0] == "roll" else 0)
+            elif len(asked) < MAX_DECISIONS:
+                d = play.machine.pending
+                asked.append((d.name, d.seat, list(d.labels)))
+                state.apply_action(play.ids[(len(asked) * 7 + 3) % len(d.labels)])
+            else:
+                break
+    except GameRuntimeError as err:
+        failure = (err.diagnostic.code, str(err).replace(str(path), "r.game"))
+    out = {"asked": asked, "failure": failure}
+    if failure is None:
+        m = state.play.machine
+        out.update(world=m.w.snapshot(), steps=m.steps,
+                   result=None if m.result is None else (m.result.reason, m.result.winners))
+    return out
+
+
 SETTINGS = dict(deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -525,6 +560,28 @@ def test_random_programs_play_the_same_in_every_mode(text):
 @given(programs())
 def test_many_random_programs_play_the_same_in_every_mode(text):
     assert differences(text) == [], text
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(programs())
+def test_a_random_program_plays_the_same_through_the_openspiel_adapter(text):
+    """Steps in place, paused where they ask for chance and gone on from that op."""
+    pytest.importorskip("pyspiel")
+    with tempfile.TemporaryDirectory() as folder:
+        adapted = through_openspiel(text, folder)
+    reference = played(text, MODES["framed ops"])
+    assert {key: reference.get(key) for key in adapted} == adapted, text
+
+
+@pytest.mark.slow
+@settings(max_examples=200, **SETTINGS)
+@given(programs())
+def test_many_random_programs_play_the_same_through_the_openspiel_adapter(text):
+    pytest.importorskip("pyspiel")
+    with tempfile.TemporaryDirectory() as folder:
+        adapted = through_openspiel(text, folder)
+    reference = played(text, MODES["framed ops"])
+    assert {key: reference.get(key) for key in adapted} == adapted, text
 
 
 @settings(max_examples=25, **SETTINGS)
@@ -549,6 +606,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     found = []
+    adapter = importlib.util.find_spec("pyspiel") is not None  # the openspiel extra
 
     @seed(args.seed)
     @settings(max_examples=args.programs, database=None, phases=[Phase.generate], **dict(SETTINGS, derandomize=False))
@@ -558,6 +616,12 @@ def main():
         recorded, replaying = replayed(text)
         if recorded != replaying:
             found.append((text, ("recorded", recorded, "replayed", replaying)))
+        if adapter:
+            with tempfile.TemporaryDirectory() as folder:
+                adapted = through_openspiel(text, folder)
+            reference = played(text, MODES["framed ops"])
+            found.extend((text, ("through OpenSpiel", key, reference.get(key), value))
+                         for key, value in adapted.items() if reference.get(key) != value)
     run()
     for text, diff in sorted(found, key=lambda f: len(f[0])):
         print(text, diff, sep="\n", end="\n\n")

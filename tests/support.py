@@ -1,4 +1,5 @@
 """The one support module of the tests: paths, game text runners, scenario helpers.
+(Random game files for property tests are written by random_programs.py beside it.)
 
 Fixtures (games_dir, game_copy, the transcript schema check) live in conftest.py, which
 puts this folder on sys.path, so tests write `from support import ...`.

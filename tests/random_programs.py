@@ -53,7 +53,8 @@ def held(p: player) = sum(x in hand[p]: x.v)
 
 
 TRIGGERS = ("pass", "land")
-PAUSING = {"choose", "menu", "may", "walk", "roll", "discard", "wander"}  # walks: a player's runs the path's triggers
+# what a straight rule leaves out (a walk: a player's runs the path's triggers)
+PAUSING = {"choose", "menu", "may", "walk", "roll", "discard", "wander", "window"}
 
 
 class Writer:
@@ -89,8 +90,9 @@ class Writer:
         if depth >= 2 or self.draw(st.integers(0, 2)) == 0:
             return self.choice(leaves)
         sub = lambda: self.int_expr(scope, depth + 1)  # noqa: E731
-        kind = self.choice(["+", "-", "*", "+", "-", "*", "/", "%", "if", "count", "sum", "twice", "gap", "far", "max",
-                            "abs", "held", "stored", "stored"])
+        kinds = ["+", "-", "*", "+", "-", "*", "/", "%", "if", "count", "sum", "twice", "gap", "far", "max", "abs",
+                 "held", "stored", "stored", "index", "most"]
+        kind = self.choice(kinds if self.in_text else kinds + ["match"])  # (a text's {...} holds no braces)
         if kind in "+-*":
             return f"({sub()} {kind} {sub()})"
         if kind in "/%":  # by zero now and then (R003)
@@ -106,6 +108,13 @@ class Writer:
             where = f" where {self.cond(inner, depth + 1)}" if self.draw(st.booleans()) else ""
             value = f": {self.int_expr(inner, depth + 1)}" if kind == "sum" else ""
             return f"{kind}({item} in {self.draw(st.integers(0, 2))}..{self.draw(st.integers(0, 4))}{where}{value})"
+        if kind == "index":  # out of the list now and then (R002)
+            return f"[{sub()}, {sub()}, {sub()}][{self.choice(['0', '2', sub()])}]"
+        if kind == "match":
+            return f"match {sub()} {{ case 1: {sub()} case 2: {sub()} else: {sub()} }}"
+        if kind == "most":  # an aggregate giving a value: max and min (0 over nothing)
+            item = f"y{next(self.fresh)}"
+            return f"{self.choice(['max', 'min'])}({item} in players: {item}.v + {sub()})"
         if kind == "held":
             return f"held({self.who(scope)})"
         if kind == "stored":  # over a field the game changes: columns, tallies, zones
@@ -169,7 +178,7 @@ class Writer:
                  "call", "call", "call", "call", "roll", "draw", "discard", "mark", "shuffle", "wander", "walk",
                  "return", "end", "eliminate"]
         if depth < 3:
-            kinds += ["for", "repeat", "while", "loop", "players", "menu", "may", "cards"]
+            kinds += ["for", "repeat", "while", "loop", "players", "menu", "may", "cards", "window"]
         if loops:
             kinds += ["break"]
         if self.straight.get(rule):
@@ -227,10 +236,15 @@ class Writer:
     def s_shuffle(self, scope, rule, depth, loops):
         return [self.choice(["shuffle deck", "shuffle used"])]
 
+    in_text = False  # writing a text's {...}
+
     def s_say(self, scope, rule, depth, loops):
         if self.draw(st.integers(0, 3)) == 0:  # a zone told: its cards listed (work charged for each)
             return [f'say "{rule} {{hand[{self.who(scope)}]}} and {{used}}"']
-        return [f'say "{rule} {{{self.int_expr(scope)}}} and {{{self.int_expr(scope)}}}"']
+        self.in_text = True
+        told = [self.int_expr(scope), self.int_expr(scope)]
+        self.in_text = False
+        return [f'say "{rule} {{{told[0]}}} and {{{told[1]}}}"']
 
     def s_if(self, scope, rule, depth, loops):
         lines = self.nested(f"if {self.cond(scope)}", self.block(scope, rule, depth + 1, loops))
@@ -244,8 +258,20 @@ class Writer:
         return self.nested(f"for {item} in {self.draw(st.integers(0, 2))}..{self.draw(st.integers(0, 3))}", body)
 
     def s_players(self, scope, rule, depth, loops):
+        """A loop over the players as they are (end conditions looked at before each),
+        sorted, or clockwise from one."""
         item = self.local(scope, "p")
-        return self.nested(f"for {item} in players", self.block(dict(scope, **{item: "player"}), rule, depth + 1, True))
+        order = self.choice(["", "", f" by {item}.v {self.choice(['desc', 'asc'])}", f" from {self.who(scope)}"])
+        body = self.block(dict(scope, **{item: "player"}), rule, depth + 1, True)
+        return self.nested(f"for {item} in players{order}", body)
+
+    def s_window(self, scope, rule, depth, loops):
+        """A response window (syntax sugar over `while` and `may`): asked in turn until all pass."""
+        item = self.local(scope, "p")
+        inner = dict(scope, **{item: "player"})
+        guard = f" if {item}.v < {self.draw(st.integers(1, 4))}"  # taking it must end: each take adds to v
+        body = [f"{item}.v += 1", *self.block(inner, rule, depth + 1, True)]
+        return self.nested(f'window {item} in players as "respond"{guard}', body)
 
     def s_repeat(self, scope, rule, depth, loops):
         return self.nested(f"repeat {self.draw(st.integers(0, 3))}", self.block(scope, rule, depth + 1, True))
@@ -268,7 +294,8 @@ class Writer:
         where = f" where {name} != {self.draw(st.integers(0, 3))}" if self.draw(st.integers(0, 3)) == 0 else ""
         top = self.int_expr(scope) if self.draw(st.integers(0, 2)) == 0 else str(self.draw(st.integers(1, 3)))
         seat = self.choice([n for n, t in scope.items() if t == "player"] + ["seat(0)", "seat(1)"])
-        line = f"choose {name} from {self.draw(st.integers(0, 1))}..{top}{where} by {seat}"
+        secret = self.choice(["", "", "secret "])
+        line = f"choose {secret}{name} from {self.draw(st.integers(0, 1))}..{top}{where} by {seat}"
         scope[name] = "int"
         return [line]
 

@@ -7,7 +7,7 @@ tests/test_codes.py checks that the two agree and that the code uses no other co
 from __future__ import annotations
 
 CODES = {
-    'E001': ('parse', 'syntax error: "unexpected X; expected ..."'),
+    'E001': ('parse', 'syntax error: "unexpected X; expected ...", or a lone brace in a text'),
     'E002': ('parse', 'cannot read file'),
     'E003': ('parse', 'a statement that is neither a rule call nor an assignment'),
     'E004': ('parse', 'the file nests too deeply to read (hundreds of levels)'),

@@ -41,6 +41,19 @@ def pieces(literal: str) -> list:
     return parts
 
 
+LONE_BRACE = ("a lone brace in a text: write {{ or }} for a brace, and close each {...}, which holds no braces "
+              "(bind a match with 'let' first)")
+
+
+def lone_brace(literal: str) -> int | None:
+    """Where the first brace of a string literal's unquoted text is that is neither `{{`,
+    `}}` nor part of a `{...}` (which holds none), or None. As in Python's f-strings, it is
+    a syntax error: taken as a letter, `{match x {...}}` said what the rules did not."""
+    rest = INTERP.sub(lambda m: " " * len(m.group(0)), unquote(literal))
+    found = [at for at in (rest.find("{"), rest.find("}")) if at >= 0]
+    return min(found) if found else None
+
+
 def unquote(tok: str) -> str:
     return re.sub(r"\\(.)", lambda m: ESCAPES.get(m.group(1), m.group(1)), tok[1:-1])
 
@@ -79,6 +92,10 @@ class BodyBuilder(Transformer):
 
     def text(self, tok: Token) -> ast.Str:
         """A string literal, with each `{expr}` in it read as an expression."""
+        at = lone_brace(str(tok))
+        if at is not None:  # its {...} are not read: what they hold is not what was meant
+            self.errors.append(Diagnostic(Span(self.path, tok.line, tok.column + 1 + at), "E001", LONE_BRACE))
+            return ast.Str(span=self.tspan(tok), parts=())
         parts = [p if isinstance(p, str) else self._inner_expr(p[0], tok, p[1]) for p in pieces(str(tok))]
         return ast.Str(span=self.tspan(tok), parts=tuple(parts))
 

@@ -89,6 +89,18 @@ def test_a_syntax_error_inside_a_strings_braces_is_reported_with_the_files_other
     assert messages[1].startswith("unexpected end of the {...}; expected ")  # not "of file"
 
 
+@pytest.mark.parametrize("said,col", [('"{match n { case 1: 2 else: 3 }}"', 8),  # a {...} holding braces
+                                      ('"a { b"', 10), ('"a } b"', 10), ('"ok {n} then }"', 20)])
+def test_a_lone_brace_in_a_text_is_a_syntax_error_at_the_brace(said, col):
+    """As in Python's f-strings: taken as a letter, it said what the rules did not."""
+    text = f"rule a() {{\n  say {said}\n}}\n"
+    assert [(c, line, column) for c, line, column, _ in errors_of(text)] == [("E001", 2, col)]
+    assert "write {{ or }} for a brace" in errors_of(text)[0][3]
+    with_other_error = text + "rule b() { x = }\n"  # found by the terminals, at the same place
+    assert [(line, column) for _, line, column, _ in errors_of(with_other_error)][0] == (2, col)
+    assert parse_text("t.game", 'rule a() {\n  say "{{ a }} {n} {{"\n}\n')  # braces doubled: letters
+
+
 def test_a_too_long_number_inside_a_string_is_reported_where_it_is():
     assert [c for c, *_ in errors_of('rule a() { say "n is {1234567890123456789012}" }')] == ["E005"]
     with pytest.raises(RuleError) as err:  # (the number's place in the file, not in the `{...}` text)

@@ -10,7 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import Diagnostic, RuleError, Span, nests_too_deeply
 from . import ast, direct, lalr, parse_cache, tables
 from .grammar import grammar_text
-from .parse_body import LONE_BRACE, lone_brace, pieces
+from .parse_body import LoneBrace, pieces
 from .parse_decls import Builder
 
 READABLE = {
@@ -242,11 +242,12 @@ def _string_errors(path: str, text: str) -> list:
         line += text.count("\n", pos, m.start())
         line_start = text.rfind("\n", 0, m.start()) + 1
         pos = m.start()
-        at = lone_brace(m.group())
-        if at is not None:  # (at the column the Builder gives it: the quote's, then the text's)
-            found.append(Diagnostic(Span(path, line, m.start() - line_start + 2 + at), "E001", LONE_BRACE))
+        try:
+            read = pieces(m.group())
+        except LoneBrace as lone:  # (at the column the Builder gives it: the quote's, then the text's)
+            found.append(Diagnostic(Span(path, line, m.start() - line_start + 2 + lone.at), "E001", lone.message))
             continue
-        for piece in pieces(m.group()):
+        for piece in read:
             if isinstance(piece, str):
                 continue
             try:

@@ -23,35 +23,45 @@ ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 
 
+class LoneBrace(ValueError):
+    """A brace of a text that is neither `{{`, `}}` nor part of a `{...}` (which holds
+    none). As in Python's f-strings it is a syntax error: taken as a letter,
+    `{match x {...}}` said what the rules did not. `at`: where, in the unquoted text."""
+
+    message = ("a lone brace in a text: write {{ or }} for a brace, and close each {...}, which holds no "
+               "braces (bind a match with 'let' first)")
+
+    def __init__(self, at: int):
+        super().__init__(at)
+        self.at = at
+
+
 def pieces(literal: str) -> list:
     """A string literal's text, unquoted, as its literal pieces (str) and its `{...}`
-    expressions ((their text, where it starts in the unquoted text))."""
+    expressions ((their text, where it starts in the unquoted text)). Raises LoneBrace."""
     raw = unquote(literal)
     parts, pos = [], 0
     for m in INTERP.finditer(raw):
         if m.start() > pos:
-            parts.append(raw[pos:m.start()])
+            parts.append(_letters(raw, pos, m.start()))
         if m.group(0) in ("{{", "}}"):
             parts.append(m.group(0)[0])
         else:
             parts.append((m.group(1), m.start(1)))
         pos = m.end()
     if pos < len(raw):
-        parts.append(raw[pos:])
+        parts.append(_letters(raw, pos, len(raw)))
     return parts
 
 
-LONE_BRACE = ("a lone brace in a text: write {{ or }} for a brace, and close each {...}, which holds no braces "
-              "(bind a match with 'let' first)")
-
-
-def lone_brace(literal: str) -> int | None:
-    """Where the first brace of a string literal's unquoted text is that is neither `{{`,
-    `}}` nor part of a `{...}` (which holds none), or None. As in Python's f-strings, it is
-    a syntax error: taken as a letter, `{match x {...}}` said what the rules did not."""
-    rest = INTERP.sub(lambda m: " " * len(m.group(0)), unquote(literal))
-    found = [at for at in (rest.find("{"), rest.find("}")) if at >= 0]
-    return min(found) if found else None
+def _letters(raw: str, start: int, end: int) -> str:
+    """raw[start:end], a piece between the `{...}`, `{{` and `}}` of a text: a brace in it
+    is a lone one."""
+    piece = raw[start:end]
+    found = [at for at in (piece.find("{"), piece.find("}")) if at >= 0]
+    if found:
+        raise LoneBrace(start + min(found))
+    return piece
 
 
 def unquote(tok: str) -> str:
@@ -92,11 +102,12 @@ class BodyBuilder(Transformer):
 
     def text(self, tok: Token) -> ast.Str:
         """A string literal, with each `{expr}` in it read as an expression."""
-        at = lone_brace(str(tok))
-        if at is not None:  # its {...} are not read: what they hold is not what was meant
-            self.errors.append(Diagnostic(Span(self.path, tok.line, tok.column + 1 + at), "E001", LONE_BRACE))
+        try:
+            found = pieces(str(tok))
+        except LoneBrace as lone:  # its {...} are not read: what they hold is not what was meant
+            self.errors.append(Diagnostic(Span(self.path, tok.line, tok.column + 1 + lone.at), "E001", lone.message))
             return ast.Str(span=self.tspan(tok), parts=())
-        parts = [p if isinstance(p, str) else self._inner_expr(p[0], tok, p[1]) for p in pieces(str(tok))]
+        parts = [p if isinstance(p, str) else self._inner_expr(p[0], tok, p[1]) for p in found]
         return ast.Str(span=self.tspan(tok), parts=tuple(parts))
 
     def _inner_expr(self, src: str, tok: Token, offset: int):

@@ -348,9 +348,6 @@ class Machine:
             again.choose_index(i)
         self.frames, self.w, self.ends_false_at = again.frames, again.w, again.ends_false_at
         self.pending, self.spent, self.fast, self.log = again.pending, again.spent, False, None
-        attach = getattr(self.chance, "attach", None)
-        if attach is not None:
-            attach(self)
 
     def stop_at_limit(self, reason: str):
         if self.result is None:

@@ -67,6 +67,11 @@ MODES = {
 }
 
 # ------------------------------------------------------------------ playing
+def chosen(step: int, decision) -> int:
+    """The option taken at decision `step` (1, 2, ...): the same in every way of playing."""
+    return (step * 7 + 3) % len(decision.labels)
+
+
 def played(text: str, mode) -> dict:
     """What a game of `text` does in `mode`: the same choices (an index from the step and
     the menu's size) and dice in every mode."""
@@ -84,7 +89,7 @@ def played(text: str, mode) -> dict:
             asked.append((d.name, d.seat, list(d.labels)))
             if cloned:
                 m = m.clone(listener=listener)
-            m.choose_index((len(asked) * 7 + 3) % len(d.labels))
+            m.choose_index(chosen(len(asked), d))
     except GameRuntimeError as err:
         failure = (err.diagnostic.code, str(err))
     out = {"asked": asked, "failure": failure}
@@ -124,7 +129,7 @@ def replayed(text: str) -> tuple:
     try:
         m = Machine(game.program, 3, FixedChance(DICE), listener=writer, fast=True)
         while m.pending is not None and m.steps < MAX_DECISIONS:
-            m.choose_index((m.steps * 7 + 10) % len(m.pending.labels))
+            m.choose_index(chosen(m.steps + 1, m.pending))
         if m.result is None:
             m.stop_at_limit(f"step limit: {MAX_DECISIONS} decisions")  # as `ruledsl play --max-steps` stops
         writer.result(m)
@@ -157,7 +162,7 @@ def through_openspiel(text: str, folder) -> dict:
             elif len(asked) < MAX_DECISIONS:
                 d = play.machine.pending
                 asked.append((d.name, d.seat, list(d.labels)))
-                state.apply_action(play.ids[(len(asked) * 7 + 3) % len(d.labels)])
+                state.apply_action(play.ids[chosen(len(asked), d)])
             else:
                 break
     except GameRuntimeError as err:

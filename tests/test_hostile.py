@@ -202,6 +202,7 @@ def test_a_game_that_spends_too_much_work_in_all_stops_not_by_the_rules(tmp_path
     assert "step limit: too much work in one game (stopped, not by the rules)" in result.output
 
 
+@pytest.mark.slow  # a real process playing about 6 s of huge menus
 def test_options_offered_cost_work_so_a_game_of_huge_menus_stops(tmp_path):
     """Each option a `choose` labels costs a unit: a 900,000-item list kept from set-up and
     offered at every decision stops the game at its work in all after a few decisions

@@ -8,9 +8,10 @@ Three shortcuts in fast code, each with the checked code (no shortcut) behind it
 - else the `where` conjuncts that read only fixed attributes of x (`t.row == t.col`)
   are met by items listed once (`meeting`): only those are visited;
 - count, any and all whose one test is `x.f == K` or `x.f != K` on a stored field run
-  in C over the field's column (`by_column`); over a whole board, or one group of it by
-  a fixed attribute, they are a lookup in the tally the column keeps as it is written
-  (runtime/world.py Column).
+  in C over the field's column (`by_column`), a fixed group's values (a board, an
+  index's group, the items meeting fixed conjuncts: `_Group`) read in one call; over a
+  whole board of TALLY_MIN_SPACES or more, or one group of it by a fixed attribute, they
+  are a lookup in the tally the column keeps as it is written (runtime/world.py Column).
 """
 from __future__ import annotations
 
@@ -59,11 +60,12 @@ class CollectionGen:
         finally:
             self.looping -= 1
 
-    def visited(self, e, index) -> str:
+    def visited(self, e, index, grouped: bool = False) -> str:
         """The code of the items to visit, each charged to the work budget: through the
-        index found by find_index, or all of the source."""
+        index found by find_index, or all of the source (`grouped`: a board's spaces as a
+        _Group)."""
         if index is None:
-            src = self.items(e.source)
+            src = self.const(_Group(self.m.boards[e.source.name].spaces)) if grouped else self.items(e.source)
         elif index.fixed:
             src = self.meeting(e, index.fixed)
         else:
@@ -145,7 +147,10 @@ class CollectionGen:
                 return looked
             run = {"count": _tally, "any": _tally_any, "all": _tally_all}[e.func]
             return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
-        values = f"map({column}.__getitem__, {self.visited(e, index)})"
+        if index is not None or _is_board(e.source):  # a fixed group: its values in one call in C (_Group)
+            values = f"{self.visited(e, index, grouped=True)}.values({column})"
+        else:
+            values = f"map({column}.__getitem__, {self.visited(e, index)})"
         if e.func == ("any" if equal else "all") and unfailing(key):  # K first: it neither fails nor charges
             return f"({self.expr(key)} {'in' if equal else 'not in'} {values})"
         run = (BY_COLUMN_EQ if equal else BY_COLUMN_NE)[e.func]
@@ -295,6 +300,10 @@ BY_COLUMN_EQ = {"count": operator.countOf, "any": operator.contains, "all": _all
 BY_COLUMN_NE = {"count": _count_unequal, "any": _any_unequal, "all": _none_equal}  # x.f != K
 
 
+def _is_board(e) -> bool:
+    return isinstance(e, ast.Name) and e.note.binding is Binding.BOARD
+
+
 class _Unfiltered:
     """An aggregate seen without its `where` (for `all(x in S where c)`, c is the value)."""
 
@@ -343,8 +352,8 @@ class _Kept:
         self.items = None
 
     def keep(self, items: list) -> list:
-        self.items = items
-        return items
+        self.items = _Group(items)
+        return self.items
 
 
 def _conjuncts(e) -> list:
@@ -379,12 +388,35 @@ class _AttrIndex(dict):
 
     def __missing__(self, key):
         if self.pairs_of is not None:
+            groups: dict = {}
             for item, value in self.pairs_of():
-                self.setdefault(value, []).append(item)
+                groups.setdefault(value, []).append(item)
+            self.update((value, _Group(items)) for value, items in groups.items())
             self.pairs_of = None
             if key in self:
                 return self[key]
-        return ()
+        return _NO_ITEMS
+
+
+class _Group(list):
+    """The items of a fixed group (an index's group, the items meeting fixed conditions),
+    with `values(column)`: what a column holds for each of them, in order, in one call in C
+    where it can (operator.itemgetter), for count, any and all over the column."""
+    __slots__ = ("values",)
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        if len(self) >= 2:
+            self.values = operator.itemgetter(*self)
+        else:  # itemgetter of one item gives the value, not a tuple
+            self.values = partial(_values, tuple(self))
+
+
+def _values(items: tuple, column) -> tuple:
+    return tuple([column[i] for i in items])
+
+
+_NO_ITEMS = _Group()
 
 
 def _best(pairs):

@@ -376,6 +376,39 @@ def test_the_items_meeting_fixed_conjuncts_are_listed_once_and_charged_as_visite
     assert m.w.work == 100 - 1 - 3  # the def's call, and the three spaces of the diagonal
 
 
+@pytest.mark.parametrize("expr,value", [
+    ("count(t in grid where t.row + t.col == 4 and t.owner == seat(0))", 1),  # a group of one (c3)
+    ("count(t in grid where t.row + t.col == 5 and t.owner == seat(0))", 0),  # of none
+    ("count(t in grid where t.row == 2 and t.owner == seat(0))", 2),  # an index's group of three
+    ("count(t in grid where t.row == 7 and t.owner == none)", 0),  # an index's key with no group
+    ("count(t in grid where t.owner == seat(1))", 2),  # the whole board
+    ("if all(t in grid where t.row + t.col == 4: t.owner == seat(0)) then 1 else 0", 1),
+    ("if any(t in grid where t.row + t.col == 4 and t.owner != seat(0)) then 1 else 0", 0),
+])
+def test_a_fixed_groups_values_are_read_in_one_call_and_keep_meaning(tmp_path, monkeypatch, expr, value):
+    """count, any and all over a fixed group (an index's, the items meeting fixed
+    conjuncts, the whole board) read the column through the group's `values`, never item
+    by item: also for a group of one (where itemgetter would give a value, not a tuple)
+    and of none. The values are those the rules give (c3 and c1 are seat 0's, a3 and b1
+    seat 1's)."""
+    from ruledsl.compile import aggregates
+    read = []
+
+    class Counted(aggregates._Group):
+        __slots__ = ()
+
+        def __init__(self, items=()):
+            super().__init__(items)
+            values = self.values
+            self.values = lambda column: read.append(len(self)) or values(column)
+    monkeypatch.setattr(aggregates, "_Group", Counted)
+    monkeypatch.setattr(aggregates, "_NO_ITEMS", Counted())
+    text = GRID + "shared { n: int = 9 }\nrule flow() {\n  c3.owner = seat(0)\n  c1.owner = seat(0)\n" \
+                  f"  a3.owner = seat(1)\n  b1.owner = seat(1)\n  n = if true then {expr} else 0\n}}\n"
+    assert run_text(tmp_path, text).w.shared["n"] == value
+    assert read, "the column was read item by item"
+
+
 @pytest.mark.parametrize("kind,value,equal", [("player", "seat(0)", False), ("player", "none", True),
                                               ("color", "red", False), ("color", "none", True)])
 def test_a_comparison_with_none_is_true_of_none_alone(tmp_path, kind, value, equal):

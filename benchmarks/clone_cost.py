@@ -1,5 +1,7 @@
-"""What the first clone of a fast Machine costs (Machine.as_op_lists replays the game so
-far on op lists), against playing those decisions fast, and a later clone.
+"""What the first clone of a fast Machine at a pause costs (since stop 33: writing and
+compiling the rule's generator resumed there, compile/resume.py, once per pause and
+game; before, Machine.as_op_lists replayed the game so far on op lists), against playing
+those decisions fast, and a later clone.
 
     python3 benchmarks/clone_cost.py [--game games/mafialand.game] [--players 3] [--seeds 5]
 
@@ -48,7 +50,7 @@ def main(argv=None):
         rows = [measure(program, args.players, at, seed) for seed in range(args.seeds)]
         mean = [sum(r[i] for r in rows) / len(rows) for i in range(4)]
         print(f"at {mean[3]:.0f} decisions: playing them fast {1000 * mean[0]:.1f} ms, "
-              f"the first clone (a replay) {1000 * mean[1]:.1f} ms, a later clone {1000 * mean[2]:.3f} ms")
+              f"the first clone {1000 * mean[1]:.1f} ms, a later clone {1000 * mean[2]:.3f} ms")
 
 
 if __name__ == "__main__":

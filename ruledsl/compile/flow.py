@@ -223,23 +223,24 @@ class FlowCompiler(OpEmitter):
         # (after any `on pass` trigger it called has returned, or a fork's choice)
         self.emit(code, "walk-step", s.span, step)
 
-    def walk_ops(self, s):
+    def walk_ops(self, s, slot=None):
         """(init, step), each `op(vm, fr)`: init sets the walk's state up and moves pc on;
         step takes a step (or all of them, with no `on pass` trigger), returning what it
-        pushed or offered, and moves pc on once the walk has landed (`_land`)."""
+        pushed or offered, and moves pc on once the walk has landed (`_land`). `slot`: the
+        local that holds the walk's state (a generator names it by the walk's place)."""
         board = s.target.note.type.name
         setter = self.setter(s.target)
         getter = self.x(s.target)
         count, direction = self.x(s.count), self.x(s.direction)
         mover = self.x(s.target.obj) if getattr(s.target, "obj", s.target).note.type == PLAYER else None
-        slot, span = f"#walk{next(_uid)}", s.span
+        slot, span = slot or f"#walk{next(_uid)}", s.span
         on_pass = self.p.triggers_ref(("pass", board))
         on_land = self.p.triggers_ref(("land", board))
         step_space, walk_to = self.p.step_space, self.p.walk_to
         bump = watched(self.p.ends_read, write_key(self.m, s.target))  # whether an end condition reads the field
         inlined = len(self.inlining)
         if self.m.boards[board].decl.topology == "graph":
-            return self.graph_walk(s, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
+            return self.graph_walk(s, slot, board, setter, getter, count, direction, mover, on_pass, on_land, bump)
 
         def init(vm, fr):
             env = fr.env
@@ -277,7 +278,7 @@ class FlowCompiler(OpEmitter):
             return _land(vm, fr, slot, getter, on_land, inlined)
         return init, step
 
-    def graph_walk(self, s, board, setter, getter, count, direction, mover, on_pass, on_land, bump):
+    def graph_walk(self, s, slot, board, setter, getter, count, direction, mover, on_pass, on_land, bump):
         """`move X.f by N steps D [via t where ROUTE] [by P [as "name"]]` on a graph board.
 
         Each step follows a `link` row (forward: `link here X`, backward: `link X here`),
@@ -289,7 +290,6 @@ class FlowCompiler(OpEmitter):
         from ..errors import GameRuntimeError
         from ..runtime.machine import Decision
         inlined = len(self.inlining)
-        slot = f"#walk{next(_uid)}"
         route = self.x(s.route) if s.route is not None else None
         chooser = self.x(s.by) if s.by is not None else None
         var, name, span = s.via, s.label or "route", s.span

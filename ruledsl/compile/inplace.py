@@ -272,22 +272,34 @@ class _Stretch(StatementTexts):
 
     def g_For(self, lines, s, depth):
         """Over players, each turn is a turn boundary; knocked-out players miss theirs."""
-        pad, inner = "    " * depth, "    " * (depth + 1)
-        var, k = self.const(s.var), self.at(s.span)
-        turns, boundaries = over_players(s), looks_at_ends(s, self.e.m)
-        item = f"_i{depth}"
-        lines.append(f"{pad}_at = {k}")
-        items = "range(w.n)" if every_seat_in_turn(s) else f"{self.const(self.e.order_fn(s))}(w, env)"
-        lines.append(f"{pad}for {item} in {items}:")
-        if turns:
-            lines += [f"{inner}if not w.alive[{item}]:", f"{inner}    continue"]
-        if boundaries:
-            self.turn_boundary(lines, k, depth + 1)
-        self.tick(lines, k, depth + 1)
-        lines.append(f"{inner}env[{var}] = {item}")
+        pad, k = "    " * depth, self.at(s.span)
+        lines += [f"{pad}_at = {k}", f"{pad}for _i{depth} in {self.for_items(s)}:"]
+        lines += self.turn_start(s, k, depth + 1, f"_i{depth}")
         lines.append(self.block(s.body, depth + 1, True))
-        if boundaries:  # after the last turn, unless a `break` (in a whole rule, whole.py) left the loop
-            lines.append(f"{pad}else:")
+        self.for_else(lines, s, k, depth)
+
+    def for_items(self, s) -> str:
+        """The text of the items a for loop goes over."""
+        return "range(w.n)" if every_seat_in_turn(s) else f"{self.const(self.e.order_fn(s))}(w, env)"
+
+    def turn_start(self, s, k, depth, item: str) -> list:
+        """What a for loop's turn does before its body (its item `item`): a knocked-out
+        player's turn is skipped, the end conditions are looked at (a turn boundary), a
+        unit of work, the loop's variable bound."""
+        pad, lines = "    " * depth, []
+        if over_players(s):
+            lines += [f"{pad}if not w.alive[{item}]:", f"{pad}    continue"]
+        if looks_at_ends(s, self.e.m):
+            self.turn_boundary(lines, k, depth)
+        self.tick(lines, k, depth)
+        lines.append(f"{pad}env[{self.const(s.var)}] = {item}")
+        return lines
+
+    def for_else(self, lines, s, k, depth):
+        """After the last turn of a loop over players, a turn boundary, unless a `break`
+        (in a whole rule, whole.py) left the loop."""
+        if looks_at_ends(s, self.e.m):
+            lines.append(f"{'    ' * depth}else:")
             self.turn_boundary(lines, k, depth + 1)
 
     def turn_boundary(self, lines, k, depth):
@@ -297,17 +309,24 @@ class _Stretch(StatementTexts):
                   f"{pad}    raise _Over"]
 
     def g_While(self, lines, s, depth):
-        pad, inner = "    " * depth, "    " * (depth + 1)
-        k = self.at(s.span)
-        lines += [f"{pad}while True:", f"{inner}_at = {k}"]
-        self.test(lines, s.cond, inner)
-        lines += [f"{inner}if not _val:", f"{inner}    break"]
+        lines.append(f"{'    ' * depth}while True:")
+        lines += self.while_start(s, self.at(s.span), depth + 1)
+        lines.append(self.block(s.body, depth + 1, True))
+
+    def while_start(self, s, k, depth) -> list:
+        """What a while loop's turn does before its body: its test, a unit of work."""
+        pad, lines = "    " * depth, []
+        lines.append(f"{pad}_at = {k}")
+        self.test(lines, s.cond, pad)
+        lines += [f"{pad}if not _val:", f"{pad}    break"]
+        self.tick(lines, k, depth)
+        return lines
+
+    def g_Repeat(self, lines, s, depth):
+        pad, k = "    " * depth, self.at(s.span)
+        lines += [f"{pad}_at = {k}", f"{pad}for _i{depth} in {self.repeat_items(s)}:"]
         self.tick(lines, k, depth + 1)
         lines.append(self.block(s.body, depth + 1, True))
 
-    def g_Repeat(self, lines, s, depth):
-        pad = "    " * depth
-        count, k = self.const(self.e.x(s.count)), self.at(s.span)
-        lines += [f"{pad}_at = {k}", f"{pad}for _ in range({count}(w, env)):"]
-        self.tick(lines, k, depth + 1)
-        lines.append(self.block(s.body, depth + 1, True))
+    def repeat_items(self, s) -> str:
+        return f"range({self.const(self.e.x(s.count))}(w, env))"

@@ -20,8 +20,9 @@ list does. So it plays the same games: the same statements run in the same order
 are looked at at the same turn boundaries and decisions, and a failure names the same
 statement, and the work budget is charged the same units in the same places (a loop's
 turn, a walk's step, a call: budget.py), so a step that does too much fails at the same
-statement either way. A Python generator can't be copied: a fast Machine with a rule under way refuses
-`clone()` (Machine.clone); search agents, the OpenSpiel adapter and the API run op lists.
+statement either way. A Python generator can't be copied: each pause stores its place in
+the frame, each for loop that may pause keeps its iterator there, and a copy of the game
+goes on in the rule's generator resumed after that pause (resume.py, Machine.clone).
 
 A walk with `on pass` or `on land` triggers, or on a graph board (where it may stop for
 a choice of way), runs the op list's own step until it has landed, yielding what the step
@@ -71,8 +72,11 @@ def _deep(span) -> GameRuntimeError:
 def whole_rules(emitter, program, model):
     """Gives each rule of `program` its generator where it has one (Program.make_whole:
     made on first use, so that checking a game costs nothing more)."""
+    from .resume import Resumes  # resume.py builds on this module
     for name, code in program.rules.items():
         code.whole = whole_rule(emitter, code, model.rules[name].body)
+        if code.whole is not None:
+            code.resumed = Resumes(emitter, code, model.rules[name].body)
     program.make_whole = None
 
 
@@ -94,29 +98,76 @@ def whole_rule(emitter, code, body):
     return gen.ns["_whole"]
 
 
+class _Here:
+    """Where a generator's text is being made, in one statement: its index in its block,
+    how many of its blocks (an if's branches, a loop's body...) it began, the one being
+    made, and where what follows its pause begins in its lines (resumes_here)."""
+    __slots__ = ("index", "blocks", "block", "mark")
+
+    def __init__(self, index: int):
+        self.index, self.blocks, self.block, self.mark = index, 0, None, None
+
+
 class _Whole(_Stretch):
     """Generates the text of one rule's generator: the statements a stretch runs as it
     does, and here the others: decisions, calls with frames or in place, returns, breaks
-    and endless loops. Small straight rules and small defs are written in (writes_out)."""
+    and endless loops. Small straight rules and small defs are written in (writes_out).
+
+    It notes where it is as it goes (`trail`): for each statement it is in, that
+    statement's index in its block, how many of its blocks it began and which it is in.
+    Each pause stores its place (`point`) in the frame before it yields, and each for
+    loop that may pause keeps its iterator in the frame's locals under its own place, so
+    that a copy of the game can go on from there (resume.py)."""
 
     def __init__(self, emitter, code):
         super().__init__(emitter, code, writes_out=True)
+        self.trail: list = []  # a _Here per statement being made, outermost first
 
     def block(self, stmts, depth, mark=True) -> str:
+        self.begin_block()
         lines: list = []
-        for s in stmts:
-            name = type(s).__name__
-            if self.e.is_simple(s):
-                gen = getattr(self, "g_" + name, None)  # a compound statement, or a straight rule's call
-                if gen is None:
-                    self.leaf(lines, s, depth, True)
-                    continue
-            else:
-                gen = getattr(self, "w_" + name, None) or (getattr(self, "g_" + name) if s.compound else None)
-                if gen is None:
-                    raise _Unsupported(name)
-            gen(lines, s, depth)
+        for i, s in enumerate(stmts):
+            self.trail.append(_Here(i))
+            try:
+                start = len(lines)
+                self.statement(lines, s, depth)
+                self.made(lines, s, start, depth)
+            finally:
+                self.trail.pop()
         return "\n".join(lines) if lines else "    " * depth + "pass"
+
+    def statement(self, lines, s, depth):
+        name = type(s).__name__
+        if self.e.is_simple(s):
+            gen = getattr(self, "g_" + name, None)  # a compound statement, or a straight rule's call
+            if gen is None:
+                self.leaf(lines, s, depth, True)
+                return
+        else:
+            gen = getattr(self, "w_" + name, None) or (getattr(self, "g_" + name) if s.compound else None)
+            if gen is None:
+                raise _Unsupported(name)
+        gen(lines, s, depth)
+
+    def begin_block(self):
+        """The statement being made begins its next block (an if's branch, a loop's body...)."""
+        if self.trail:
+            here = self.trail[-1]
+            here.block, here.blocks = here.blocks, here.blocks + 1
+
+    def made(self, lines, s, start, depth):
+        """After statement `s`'s text (`lines[start:]`): a resumed generator keeps part of it (resume.py)."""
+
+    def point(self) -> tuple:
+        """The place of the statement being made: (index, block) of each statement it is
+        in, then (its index, None)."""
+        return tuple((t.index, t.block) for t in self.trail[:-1]) + ((self.trail[-1].index, None),)
+
+    def place_local(self) -> str:
+        """A frame local of the statement being made (a loop's iterator, a walk's state),
+        named by its place, as no local of the rules can be: the same in the rule's
+        generator and in a resumed one (resume.py)."""
+        return "·" + "/".join(f"{t.index}.{t.block}" for t in self.trail[:-1]) + f"/{self.trail[-1].index}"
 
     pauses = 0  # the yields made
 
@@ -127,7 +178,11 @@ class _Whole(_Stretch):
         pause in a loop, since its decisions are written out (benchmarks/README.md,
         "Stop 22", has both measured)."""
         self.pauses += 1
-        lines += [f"{pad}yield True", f"{pad}w = vm.w"]
+        lines += [f"{pad}fr.point = {self.const(self.point())}", f"{pad}yield True", f"{pad}w = vm.w"]
+
+    def resumes_here(self, lines):
+        """Where what follows the statement's pause begins in `lines` (resume.py)."""
+        self.trail[-1].mark = len(lines)
 
     # ------------------------------------------------------------ decisions
     # Each is written out as its op does it (decide.py: what is offered, the chooser, then
@@ -138,6 +193,7 @@ class _Whole(_Stretch):
         lines.append(f"{pad}_at = {self.at(s.span)}")
         lines.extend(pad + line for line in self.choose_text(s))
         self.pause(lines, pad)
+        self.resumes_here(lines)
         if not s.secret:  # the Decision's bind None: the choice is the frame's `got`
             lines.append(f"{pad}env[{s.var!r}] = fr.got")
 
@@ -179,6 +235,7 @@ class _Whole(_Stretch):
             lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, None))}(vm, fr)")
         self.pause(lines, pad)
         lines.append(f"{pad}_o = fr.got")
+        self.resumes_here(lines)
         for i, opt in enumerate(s.options):
             lines.append(f"{pad}{'if' if i == 0 else 'elif'} _o == {i}:")
             lines.append(self.block(opt.body, depth + 1))
@@ -196,7 +253,9 @@ class _Whole(_Stretch):
         self.pause(lines, inner)
         if s.guard is not None:
             lines += [f"{pad}else:", f"{pad}    fr.got = False"]
-        lines += [f"{pad}if fr.got:", self.block(s.body, depth + 1)]
+        lines.append(f"{pad}_o = fr.got")
+        self.resumes_here(lines)
+        lines += [f"{pad}if _o:", self.block(s.body, depth + 1)]
 
     # ------------------------------------------------------------ calls and returns
     def w_CallStmt(self, lines, s, depth):
@@ -219,6 +278,7 @@ class _Whole(_Stretch):
         push = self.const(self.e.frame_call(s, call, result))
         lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{push}(vm, fr)"]
         self.pause(lines, pad)
+        self.resumes_here(lines)
 
     def inline(self, lines, s, call, result, depth):
         """As InlineCompiler.inline: the rule's body here, its locals renamed, its
@@ -268,10 +328,11 @@ class _Whole(_Stretch):
         """A walk that runs triggers (or may stop at a fork for a choice): the op list's own
         step, run until the walk has landed, yielding whatever it pushed or offered."""
         pad, inner = "    " * depth, "    " * (depth + 1)
-        init, step = map(self.const, self.e.walk_ops(s))
+        init, step = map(self.const, self.e.walk_ops(s, "#walk" + self.place_local()))  # a resumed copy's names too
         k = self.at(s.span)
-        lines += [f"{pad}_at = {k}", f"{pad}{init}(vm, fr)", f"{pad}fr.pc = 0",
-                  f"{pad}while fr.pc == 0:  # a step (a unit of work) moves pc on once the walk has landed (flow.py)",
+        lines += [f"{pad}_at = {k}", f"{pad}{init}(vm, fr)", f"{pad}fr.pc = 0"]
+        self.resumes_here(lines)  # resumed, the walk goes on stepping
+        lines += [f"{pad}while fr.pc == 0:  # a step (a unit of work) moves pc on once the walk has landed (flow.py)",
                   f"{inner}if {step}(vm, fr) is not None:"]
         self.pause(lines, inner + "    ")
 
@@ -289,6 +350,31 @@ class _Whole(_Stretch):
 
     def w_Break(self, lines, s, depth):
         lines.append(f"{'    ' * depth}break")
+
+    def g_For(self, lines, s, depth):
+        """A for loop that may pause keeps its iterator in the frame's locals (place_local)."""
+        if self.e.is_simple(s):
+            super().g_For(lines, s, depth)
+            return
+        k = self.at(s.span)
+        self.kept_loop(lines, s, depth, k, self.for_items(s), self.turn_start(s, k, depth + 1, f"_i{depth}"))
+        self.for_else(lines, s, k, depth)
+
+    def g_Repeat(self, lines, s, depth):
+        if self.e.is_simple(s):
+            super().g_Repeat(lines, s, depth)
+            return
+        k = self.at(s.span)
+        start: list = []
+        self.tick(start, k, depth + 1)
+        self.kept_loop(lines, s, depth, k, self.repeat_items(s), start)
+
+    def kept_loop(self, lines, s, depth, k, items, start):
+        """`for` over `items` (a text), its iterator kept under place_local; each turn `start`
+        (lines), then the body."""
+        pad = "    " * depth
+        lines += [f"{pad}_at = {k}", f"{pad}env[{self.const(self.place_local())}] = _t{depth} = iter({items})",
+                  f"{pad}for _i{depth} in _t{depth}:", *start, self.block(s.body, depth + 1)]
 
     def w_Loop(self, lines, s, depth):
         pad = "    " * depth

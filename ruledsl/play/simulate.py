@@ -45,7 +45,7 @@ def playout(program, players: int, seed: int, max_steps: int | None = None, agen
     """One game with random agents, or those `agents` specs name (`SEAT=KIND`, made
     afresh for the game's seed); returns (Result, steps). The Machine is a fast one
     (whole rules as generators, compile/whole.py); an agent that searches on clones of
-    it has it go on as op lists from its first clone (Machine.as_op_lists)."""
+    it gets fast clones too (compile/resume.py)."""
     if agents:
         seated = seat_agents(agents, players, seed)[0]
         return play_with(Machine(program, players, RandomChance(seed), fast=True), seated, max_steps)

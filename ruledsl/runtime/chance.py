@@ -9,7 +9,7 @@ A source has `roll(count, sides, what)` (the faces) and `shuffle(cards, what)` (
 cards in their new order); `what` names the dice ("2d6") or the zone. It may have
 `clone()` (an independent copy, for Machine.clone; else it is deep-copied) and
 `restart()` (a copy as it was before its first draw: a fast Machine cloned while a rule
-runs as a generator replays its game from it, Machine.as_op_lists).
+with no resumed generator runs as one replays its game from it, Machine.as_op_lists).
 """
 from __future__ import annotations
 

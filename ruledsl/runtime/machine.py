@@ -28,14 +28,19 @@ class Frame(msgspec.Struct):
     depth: int = 1  # how deep the rules called each other to reach this frame, calls run in place included
     it: object = None  # in a fast Machine: the rule's generator under way (compile/whole.py), else None
     got: object = None  # the option chosen at the last menu or may a generator offered (a Decision's bind None)
+    point: object = None  # in a generator: the place of the pause it waits at (compile/whole.py, resume.py)
 
     def copy(self) -> "Frame":
-        """A copy for a cloned game: locals copied as copy_value says."""
+        """A copy for a cloned game: locals copied as copy_value says, and a generator's
+        loop iterators copied where they are (the lists they go over never change)."""
         env = self.env.copy()
         for k, v in env.items():
             if v.__class__ in MUTABLE:
                 env[k] = v.copy()
-        return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None, self.depth)
+            elif v.__class__ in ITERATORS:
+                env[k] = copy.copy(v)
+        return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None, self.depth,
+                     None, None, self.point)
 
 
 class Decision(msgspec.Struct):
@@ -88,6 +93,8 @@ def _deaf(kind, data):
 
 
 MUTABLE = (list, set, dict)
+# What a generator's loops keep in its frame's locals (compile/whole.py), copied where they are by a clone.
+ITERATORS = (type(iter([])), type(iter(())), type(iter(range(0))), type(iter(range(2 ** 64))))
 
 
 def copy_value(value):
@@ -103,8 +110,9 @@ class Machine:
     def __init__(self, program, n_players: int, chance, listener=None, fast: bool = False,
                  game_work: int = GAME_WORK, start: bool = True):
         """With `fast`, each rule that has a generator (compile/whole.py) runs as one, a
-        whole rule at a time; such a game keeps the choices made (`log`), and a clone()
-        while a rule is under way first replays them on op lists (as_op_lists).
+        whole rule at a time; its clones go on in generators resumed where it waits
+        (compile/resume.py). Such a game keeps the choices made (`log`) for a rule that
+        has none: a clone() while it is under way first replays them on op lists (as_op_lists).
         `game_work`: the work units the whole game may spend (budget.py). With
         `start=False` set-up waits for a call of `run()` (a chance source may pause it,
         ChancePause, and the machine is there to `resume()`)."""
@@ -310,17 +318,20 @@ class Machine:
         draw the same outcomes from here on, unless `chance` is given: the copy draws
         from that instead. The copy reports to `listener` (none by
         default), never to this machine's listener. The pending decision and the result
-        are shared: nothing changes them once made. A fast Machine with a rule under way
-        as a generator runs on op lists from then on (as_op_lists: its choices replayed
-        once), so that it and its copies can be copied at every step."""
-        if any(f.it is not None for f in self.frames):
-            self.as_op_lists()
+        are shared: nothing changes them once made. The copy of a rule under way as a
+        generator (a fast Machine's) goes on as a generator resumed after the pause it
+        waits at (compile/resume.py); where a rule has none, this machine runs on op
+        lists from then on (as_op_lists: its choices replayed once)."""
+        resumed = self.resumed() if any(f.it is not None for f in self.frames) else None
         other = object.__new__(self.__class__)  # not copy.copy: search and the OpenSpiel adapter clone at every step
         other.__dict__.update(self.__dict__)
         if self.log is not None:
             other.log = list(self.log)
         other.w = self.w.clone()
         other.frames = [f.copy() for f in self.frames]
+        for f, resume in zip(other.frames, resumed or ()):
+            if resume is not None:
+                f.it = resume(other, f)
         if chance is None:
             chance_clone = getattr(self.chance, "clone", None)
             chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
@@ -330,6 +341,20 @@ class Machine:
         if attach is not None:
             attach(other)
         return other
+
+    def resumed(self) -> list | None:
+        """For each frame, the generator function a copy of it goes on with (None for op
+        lists); None, after as_op_lists, when a generator's rule has none for its pause."""
+        made = []
+        for f in self.frames:
+            resume = None
+            if f.it is not None:
+                resume = f.code.resumed(f.point) if f.code.resumed is not None and f.point is not None else None
+                if resume is None:
+                    self.as_op_lists()
+                    return None
+            made.append(resume)
+        return made
 
     def as_op_lists(self):
         """Goes on as a Machine of op lists (fast=False), in the same state: a generator

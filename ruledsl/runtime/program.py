@@ -37,6 +37,7 @@ class Code(msgspec.Struct):
     spans: list = msgspec.field(default_factory=list)
     kinds: list = msgspec.field(default_factory=list)
     whole: object = None  # the rule as one generator function (compile/whole.py), for fast Machines
+    resumed: object = None  # point -> that generator function resumed after the pause at point, or None (resume.py)
 
 
 class Track(msgspec.Struct, frozen=True):

@@ -360,16 +360,19 @@ def test_a_walk_that_stops_at_a_fork_for_a_choice_goes_on_the_way_chosen(tmp_pat
     assert m.w.players[0]["at"] == "b" and m.w.players[0]["passed"] == 3
 
 
-def test_a_fast_machine_under_way_goes_on_as_op_lists_when_cloned_and_an_ended_one_is_copied(tmp_path):
+def test_a_fast_machine_under_way_is_cloned_as_a_resumed_generator_and_an_ended_one_is_copied(tmp_path):
     text = "rule flow() { loop { choose k from 1..2 by seat(0)  if k == 2 { end \"done\" } } }\n"
     program = text_program(tmp_path, text)
     m = Machine(program, 2, FixedChance(), fast=True)
     m.choose("1")
     assert m.frames[-1].it is not None
-    clone = m.clone()  # Machine.as_op_lists: the choices replayed on op lists
-    assert m.frames[-1].it is None and not m.fast and clone.pending.name == m.pending.name == "k"
+    clone = m.clone()  # compile/resume.py: the rule's generator resumed after `choose k`
+    assert m.frames[-1].it is not None and m.fast and clone.fast and clone.pending.name == m.pending.name == "k"
+    assert clone.frames[-1].it is not m.frames[-1].it
     clone.choose("2")
     assert clone.result is not None and m.result is None
+    m.choose("1")
+    assert m.clone().frames[-1].it is not None and m.pending.name == "k"
     m = Machine(program, 2, FixedChance(), fast=True)
     m.choose("2")
     assert m.clone().result == m.result  # its generators are gone with the game

@@ -182,9 +182,9 @@ def test_the_progress_bar_is_drawn_only_on_a_terminal(monkeypatch):
         assert ("100%" in stream.getvalue()) == drawn
 
 
-def test_every_playout_runs_whole_rules_until_a_searching_agent_clones_it(monkeypatch):
-    """Games start on a fast Machine (compile/whole.py); a searching agent's first clone
-    has it go on as op lists (Machine.as_op_lists), once."""
+def test_every_playout_runs_whole_rules_also_when_a_searching_agent_clones_it(monkeypatch):
+    """Games run on a fast Machine (compile/whole.py); a searching agent's clones go on
+    as resumed generators (compile/resume.py), and the game too: no op lists."""
     import ruledsl.play.simulate as simulate_module
     made = []
     real = simulate_module.Machine
@@ -198,4 +198,4 @@ def test_every_playout_runs_whole_rules_until_a_searching_agent_clones_it(monkey
         result, _ = simulate_module.playout(program, 2, 5, agents=agents)
         assert result is not None
     assert [m.wholes for m in made] == [True, True, True]
-    assert [m.fast for m in made] == [True, True, False]  # the searched game went on as op lists
+    assert [m.fast for m in made] == [True, True, True]  # the searched game did not go on as op lists

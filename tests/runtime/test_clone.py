@@ -45,13 +45,16 @@ def advance(m: Machine, steps: int, seed: int):
 @pytest.mark.parametrize("at", [0, 7, 30])
 def test_a_clone_plays_on_as_the_original_would(path, at, fast):
     """Also of a fast Machine (whole rules as generators): cloned while a rule is under
-    way, it replays its choices on op lists once (as_op_lists), and both go on from there."""
+    way, the clone goes on in the rule's generator resumed after the pause it waits at
+    (compile/resume.py), and both go on as generators."""
     program = load_game(str(ROOT / path)).program
     original = Machine(program, program.min_players, RandomChance(5), fast=fast)
     advance(original, at, seed=1)
     spent = original.spent
     clone = original.clone()
     assert state(clone) == state(original) and clone.spent == original.spent == spent
+    assert clone.fast == original.fast == fast
+    assert [f.it is not None for f in clone.frames] == [f.it is not None for f in original.frames]
     before = state(original)
     on_clone = play_on(clone, seed=2)
     assert state(original) == before  # the clone's moves left the original alone
@@ -207,14 +210,37 @@ def test_an_elimination_in_a_clone_leaves_the_original_alone(tmp_path):
     assert again.w.alive == [True, False, False, True] and again.w.out_order == [2, 1]
 
 
-def test_a_fast_machine_replays_its_game_once_when_first_cloned(monkeypatch):
-    """as_op_lists: the choices so far played again on a Machine of op lists, silently
-    (the original's listener hears nothing of it), then clones are copies of op lists."""
+def test_a_fast_machine_is_cloned_without_a_replay_and_stays_fast(monkeypatch):
+    """A clone's generators are resumed ones (compile/resume.py): nothing is played again
+    (the listener hears nothing), the original stays fast, and each resumed generator is
+    written once for its pause, then shared by every clone waiting there."""
+    program = load_game(str(ROOT / "games/mafialand.game")).program
+    heard = []
+    original = Machine(program, 3, RandomChance(9), fast=True, listener=lambda kind, data: heard.append(kind))
+    advance(original, 25, seed=3)
+    monkeypatch.setattr(Machine, "as_op_lists", lambda self: pytest.fail("replayed"))
+    told = len(heard)
+    first, second = original.clone(), original.clone()
+    assert len(heard) == told and original.fast and original.log is not None
+    assert [f.it is not None for f in original.frames] == [True]
+    assert first.frames[0].it is not second.frames[0].it and first.frames[0].it is not original.frames[0].it
+    resumed = program.rules["flow"].resumed
+    assert list(resumed.made) == [original.frames[0].point] and resumed.made[original.frames[0].point] is not None
+    assert state(first) == state(second) == state(original)
+    play_on(original, seed=4)
+    assert play_on(first, seed=4)[-1] == state(original)
+
+
+def test_a_fast_machine_whose_rule_has_no_resumed_generator_replays_its_game_once(monkeypatch):
+    """Where a rule has no generator resumed after the pause (a text Python refuses, say),
+    as_op_lists: the choices so far played again on a Machine of op lists, silently (the
+    original's listener hears nothing of it), then clones are copies of op lists."""
     program = load_game(str(ROOT / "games/mafialand.game")).program
     heard = []
     original = Machine(program, 3, RandomChance(9), fast=True, listener=lambda kind, data: heard.append(kind))
     advance(original, 25, seed=3)
     assert original.wholes and len(original.log) == original.steps == 25
+    monkeypatch.setattr(program.rules["flow"], "resumed", lambda point: None)
     replays = []
     real = Machine.as_op_lists
     monkeypatch.setattr(Machine, "as_op_lists", lambda self: replays.append(self.steps) or real(self))
@@ -227,7 +253,7 @@ def test_a_fast_machine_replays_its_game_once_when_first_cloned(monkeypatch):
     assert play_on(first, seed=4)[-1] == state(original)  # the replayed chance is the original's own
 
 
-def test_a_fast_machine_whose_chance_has_no_restart_is_not_cloned_under_way(tmp_path):
+def test_a_fast_machine_whose_chance_has_no_restart_is_cloned_unless_it_must_replay(monkeypatch):
     class Dice:  # a chance source with no restart(): its outcomes can't be drawn again
         def roll(self, count, sides, what):
             return [1] * count
@@ -236,5 +262,7 @@ def test_a_fast_machine_whose_chance_has_no_restart_is_not_cloned_under_way(tmp_
             return list(cards)
     program = load_game(str(ROOT / "examples/pig.game")).program
     m = Machine(program, 2, Dice(), fast=True)
+    assert m.clone().pending.name == m.pending.name  # resumed: nothing to draw again
+    monkeypatch.setattr(program.rules["flow"], "resumed", lambda point: None)
     with pytest.raises(RuntimeError, match="restart"):
         m.clone()

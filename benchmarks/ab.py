@@ -4,6 +4,7 @@ turn in separate processes, round after round.
     python3 benchmarks/ab.py --base f2da834 examples/tic_tac_toe.game --openspiel --rounds 8
     python3 benchmarks/ab.py --base f2da834 games/mafialand.game --players 3 --seconds 3
     python3 benchmarks/ab.py --base 8878dd4 games/bada_bing.game --players 3 --simulate
+    python3 benchmarks/ab.py --base 020f0dc games/mafialand.game --players 3 --search 30
 
 The machine is shared and noisy, so one timing says little; alternating the two sides
 (base first in even rounds, the working tree first in odd ones) exposes both to the same
@@ -11,8 +12,9 @@ load, and the spread of the per-round ratios says how far to trust their median.
 side runs from a folder of its own whose path is as long as the other's (instructions.py
 found that the path's length alone moves short games); each process loads the game,
 plays 3 games to warm up, then random playouts (bench.py's loops, seed 1; with
-`--simulate`, `ruledsl simulate`'s, with its keyed chance and agents) for `--seconds`, and
-prints playouts a second. Instruction counts (instructions.py) can't
+`--simulate`, `ruledsl simulate`'s, with its keyed chance and agents; with `--search SIMS`,
+the same with seat 0 an `mcts:SIMS` agent, which clones the game at each of its
+simulations) for `--seconds`, and prints playouts a second. Instruction counts (instructions.py) can't
 resolve a change of a few percent in a short game; this can, given rounds enough.
 """
 from __future__ import annotations
@@ -36,10 +38,11 @@ if engine == "openspiel":
     from ruledsl.openspiel.game import load_game as load_spiel
     spiel = load_spiel(game, players=players)
     playout = lambda rng: bench.openspiel_playout(spiel, rng)  # noqa: E731
-elif engine == "simulate":  # as `ruledsl simulate` plays: keyed chance and keyed random agents, a seed a game
+elif engine.startswith("simulate"):  # as `ruledsl simulate` plays: keyed chance and agents, a seed a game
     from ruledsl.play.simulate import playout as simulated
     program = load_game(game).program
-    playout = lambda rng: simulated(program, players, rng.randrange(2 ** 32))  # noqa: E731
+    agents = tuple(engine.split(" ")[1:])  # e.g. "0=mcts:30"
+    playout = lambda rng: simulated(program, players, rng.randrange(2 ** 32), agents=agents)  # noqa: E731
 else:
     program = load_game(game).program
     playout = lambda rng: bench.ruledsl_playout(program, players, rng)  # noqa: E731
@@ -82,7 +85,8 @@ def rounds(base: Path, work: Path, args) -> list:
 
 def report(args, results: list) -> str:
     ratios = sorted(w / b for b, w in results)
-    through = {"openspiel": " through the OpenSpiel adapter", "simulate": " as ruledsl simulate plays"}.get(args.way, "")
+    through = {"openspiel": " through the OpenSpiel adapter", "simulate": " as ruledsl simulate plays"}.get(
+        args.way, f" as ruledsl simulate plays with seat 0 {args.way.split('=')[-1]}" if "=" in args.way else "")
     return (f"{args.game}{through}, {args.players} players, {args.rounds} rounds of {args.seconds} s: "
             f"{args.base} {statistics.median(b for b, _ in results):,.1f} playouts/s, working tree "
             f"{statistics.median(w for _, w in results):,.1f}; working tree / base {statistics.median(ratios):.3f}x "
@@ -101,8 +105,12 @@ def main(argv=None):
                      help="play through the OpenSpiel adapter (pyspiel's API)")
     way.add_argument("--simulate", dest="way", action="store_const", const="simulate",
                      help="play as `ruledsl simulate` does (keyed chance and random agents, a seed a game)")
+    way.add_argument("--search", type=int, metavar="SIMS",
+                     help="as --simulate, seat 0 an mcts:SIMS agent (a clone of the game per simulation)")
     ap.set_defaults(way="machine")
     args = ap.parse_args(argv)
+    if args.search:
+        args.way = f"simulate 0=mcts:{args.search}"
     with tempfile.TemporaryDirectory(prefix=BASE_PREFIX) as base, \
             tempfile.TemporaryDirectory(prefix=WORK_PREFIX) as work:
         export(args.base, Path(base))

@@ -2,11 +2,12 @@
 
 A Python generator can't be copied, but a copy of a game waiting in one (Machine.clone)
 can go on in another generator of the same rule that starts where the first waits: right
-after the pause at `point` (whole.py: each pause stores its place in the frame before it
-yields). Everything the rule has made so far is in the frame: its locals, the iterator of
-each for loop it is in (kept under the loop's place), a walk's state; what is left is
-where it stands in its ifs and loops, and the text of the resumed generator (`_Resumed`,
-written once for each point a copy needs) says that. It is the rule's own text, with a
+after the pause at `point` (the line it waits on says which: whole.py's yield_points).
+What the rule has made so far is in the frame (its locals, a walk's state) and in the
+generator's own locals (the iterator of each for loop it is in, copied where it is into
+the copy's frame: Resumes.taken); what is left is where it stands in its ifs and loops,
+and the text of the resumed generator (`_Resumed`, written once for each point a copy
+needs) says that. It is the rule's own text, with a
 flag `_rs`, true from the start until the pause's yield would have returned, on the way
 in: the blocks from the rule's body down to the pause, through the ifs, menus, mays,
 loops and calls compiled in place that hold it.
@@ -20,7 +21,7 @@ loops and calls compiled in place that hold it.
   names instead of asking; an if takes its branch without its tests.
 - A loop the way goes through skips the start of the turn under way (the turn's unit
   of work, its end-condition look, its variable); a for loop goes on with the iterator
-  the frame keeps, after a first item that stands for the turn under way.
+  carried into the frame, after a first item that stands for the turn under way.
 - A call compiled in place is as written: a `return` in it still leaves it.
 
 Each statement is written once, in the order the rule's own generator writes them, so
@@ -30,12 +31,14 @@ statements (tests/compile/test_random_programs.py clones at every decision).
 """
 from __future__ import annotations
 
+import copy
+import inspect
 import itertools
 
 from ..syntax import ast
 from . import deferred
 from .inplace import _TooDeep
-from .whole import WHOLE_TEMPLATE, _deep, _Returned, _Unsupported, _Whole
+from .whole import WHOLE_TEMPLATE, _deep, _Returned, _Unsupported, _Whole, yield_points
 
 _AGAIN = object()  # the turn under way, first among a resumed for loop's items
 
@@ -47,14 +50,44 @@ def _again(items):
 class Resumes:
     """A rule's resumed generator functions (Code.resumed), each written on first use."""
 
-    def __init__(self, emitter, code, body):
+    def __init__(self, emitter, code, body, whole):
         self.emitter, self.code, self.body = emitter, code, body
-        self.made: dict = {}
+        self.made: dict = {}  # point -> (function, [(its loop's local, the frame local it takes it from)]) or None
+        self.lines: dict = {whole.__code__: whole.points}  # a generator function's code -> {line: point}
+        self.starts: dict = {}  # a resumed generator function's code -> the point it starts after
 
     def __call__(self, point):
+        """The generator function resumed after the pause at `point`, or None."""
+        return (self.resumed(point) or (None,))[0]
+
+    def resumed(self, point):
         if point not in self.made:
-            self.made[point] = resumed_rule(self.emitter, self.code, self.body, point)
+            made = self.made[point] = resumed_rule(self.emitter, self.code, self.body, point)
+            if made is not None:
+                self.lines[made[0].__code__] = made[0].points
+                self.starts[made[0].__code__] = point
         return self.made[point]
+
+    def point_of(self, gen):
+        """The place of the pause a suspended generator of this rule waits at: its line."""
+        return self.lines.get(gen.gi_code, {}).get(gen.gi_frame.f_lineno)
+
+    def taken(self, gen, env):
+        """(The generator function resumed where `gen` (its frame's locals `env`) waits,
+        the frame locals it takes: copies of the iterators of the loops it is in, where
+        they are), or None. A resumed generator not run yet (a clone's frame below the
+        top) waits where it was made to start, the iterators it takes in `env`."""
+        if inspect.getgeneratorstate(gen) == inspect.GEN_CREATED:
+            point, here = self.starts.get(gen.gi_code), env
+        else:
+            point, here = self.point_of(gen), None
+        made = self.resumed(point) if point is not None else None
+        if made is None:
+            return None
+        if here is None:
+            here = gen.gi_frame.f_locals
+            return made[0], {key: copy.copy(here[name]) for name, key in made[1]}
+        return made[0], {key: copy.copy(here[key]) for _, key in made[1]}
 
 
 def resumed_rule(emitter, code, body, point):
@@ -71,7 +104,9 @@ def resumed_rule(emitter, code, body, point):
         return None
     gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned, _again=_again)
     exec(compiled, gen.ns)
-    return gen.ns["_whole"]
+    whole = gen.ns["_whole"]
+    whole.points = yield_points(text, gen.points)
+    return whole, gen.carried
 
 
 def indented(lines) -> list:
@@ -84,6 +119,7 @@ class _Resumed(_Whole):
         super().__init__(emitter, code)
         self.target = point
         self.found = False  # whether the pause at point was written
+        self.carried: list = []  # (local of a loop on the way in, the frame local a clone puts its iterator in)
 
     def on_the_way(self) -> bool:
         """Whether the statement being made is on the way in (or is the pause at the target)."""
@@ -125,17 +161,19 @@ class _Resumed(_Whole):
         if not self.on_the_way():
             super().g_If(lines, s, depth)
             return
-        pad = "    " * depth
+        pad, n = "    " * depth, len(s.branches)
         tests, bodies = [f"{pad}if _rs:", f"{pad}    _b = {self.target[len(self.trail) - 1][1]}", f"{pad}else:"], []
-        for i, (cond, body) in enumerate(s.branches):
-            inner = "    " * (depth + 1 + i)
+        for i, (cond, body) in enumerate(s.branches):  # each body as deep as branches() writes it (its loops' names)
+            inner, here = "    " * (depth + 1 + i), "    " * (depth + i)
             tests.append(f"{inner}_at = {self.at(cond.span)}")
             self.test(tests, cond, inner)
             tests += [f"{inner}if _val:", f"{inner}    _b = {i}", f"{inner}else:"]
-            bodies += [f"{pad}{'if' if i == 0 else 'elif'} _b == {i}:", self.block(body, depth + 1)]
-        tests.append(f"{'    ' * (depth + 1 + len(s.branches))}_b = {len(s.branches)}")
+            bodies += [f"{here}if _b == {i}:", self.block(body, depth + 1 + i)]
+            if i < n - 1 or s.other is not None:
+                bodies.append(f"{here}else:")
+        tests.append(f"{'    ' * (depth + 1 + n)}_b = {n}")
         if s.other is not None:
-            bodies += [f"{pad}else:", self.block(s.other, depth + 1)]
+            bodies.append(self.block(s.other, depth + n))
         lines += tests + bodies
 
     def g_For(self, lines, s, depth):
@@ -155,11 +193,13 @@ class _Resumed(_Whole):
         self.again(lines, s, depth, k, self.repeat_items(s), start)
 
     def again(self, lines, s, depth, k, items, start):
-        """A for loop on the way in: on with the iterator the frame keeps, the turn under
-        way first, whose start (`start`: lines) is skipped."""
-        pad, inner, key = "    " * depth, "    " * (depth + 1), self.const(self.place_local())
-        lines += [f"{pad}if _rs:", f"{inner}_t{depth} = _again(env[{key}])", f"{pad}else:", f"{inner}_at = {k}",
-                  f"{inner}env[{key}] = _t{depth} = iter({items})", f"{pad}for _i{depth} in _t{depth}:",
+        """A for loop on the way in: on with a copy of the iterator of the generator cloned
+        (put in the frame's locals: carried), the turn under way first, whose start
+        (`start`: lines) is skipped."""
+        pad, inner, key = "    " * depth, "    " * (depth + 1), self.place_local()
+        self.carried.append((f"_t{depth}", key))
+        lines += [f"{pad}if _rs:", f"{inner}_t{depth} = env.pop({key!r})", f"{pad}else:", f"{inner}_at = {k}",
+                  f"{inner}_t{depth} = iter({items})", f"{pad}for _i{depth} in (_again(_t{depth}) if _rs else _t{depth}):",
                   f"{inner}if not _rs:", *start, self.block(s.body, depth + 1)]
 
     def g_While(self, lines, s, depth):

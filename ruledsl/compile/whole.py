@@ -20,9 +20,10 @@ list does. So it plays the same games: the same statements run in the same order
 are looked at at the same turn boundaries and decisions, and a failure names the same
 statement, and the work budget is charged the same units in the same places (a loop's
 turn, a walk's step, a call: budget.py), so a step that does too much fails at the same
-statement either way. A Python generator can't be copied: each pause stores its place in
-the frame, each for loop that may pause keeps its iterator there, and a copy of the game
-goes on in the rule's generator resumed after that pause (resume.py, Machine.clone).
+statement either way. A Python generator can't be copied, but where it waits says which
+pause it is at (the line of its yield), its locals hold the iterator of each for loop it
+is in, and its frame the rest: a copy of the game goes on in the rule's generator resumed
+after that pause (resume.py, Machine.clone).
 
 A walk with `on pass` or `on land` triggers, or on a graph board (where it may stop for
 a choice of way), runs the op list's own step until it has landed, yielding what the step
@@ -76,7 +77,7 @@ def whole_rules(emitter, program, model):
     for name, code in program.rules.items():
         code.whole = whole_rule(emitter, code, model.rules[name].body)
         if code.whole is not None:
-            code.resumed = Resumes(emitter, code, model.rules[name].body)
+            code.resumed = Resumes(emitter, code, model.rules[name].body, code.whole)
     program.make_whole = None
 
 
@@ -95,7 +96,19 @@ def whole_rule(emitter, code, body):
         return None
     gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned)
     exec(compiled, gen.ns)
-    return gen.ns["_whole"]
+    whole = gen.ns["_whole"]
+    whole.points = yield_points(text, gen.points)
+    return whole
+
+
+YIELD_MARK = "# ·"  # ends each yield's line, with the number of its pause (yield_points)
+
+
+def yield_points(text: str, points: list) -> dict:
+    """{line of the text: the place of the pause whose yield is on it}: where a suspended
+    generator waits (its frame's f_lineno) says which pause it waits at (resume.py)."""
+    return {n: points[int(line[line.index(YIELD_MARK) + len(YIELD_MARK):])]
+            for n, line in enumerate(text.split("\n"), 1) if YIELD_MARK in line}
 
 
 class _Here:
@@ -115,13 +128,14 @@ class _Whole(_Stretch):
 
     It notes where it is as it goes (`trail`): for each statement it is in, that
     statement's index in its block, how many of its blocks it began and which it is in.
-    Each pause stores its place (`point`) in the frame before it yields, and each for
-    loop that may pause keeps its iterator in the frame's locals under its own place, so
-    that a copy of the game can go on from there (resume.py)."""
+    Each pause's yield is marked with its place (`point`, yield_points), and each for
+    loop that may pause keeps its iterator in a local of its own, so that a copy of the
+    game can go on from there (resume.py). Neither costs the generator anything."""
 
     def __init__(self, emitter, code):
         super().__init__(emitter, code, writes_out=True)
         self.trail: list = []  # a _Here per statement being made, outermost first
+        self.points: list = []  # the place of each pause, in the order made (its yield's YIELD_MARK)
 
     def block(self, stmts, depth, mark=True) -> str:
         self.begin_block()
@@ -164,12 +178,14 @@ class _Whole(_Stretch):
         return tuple((t.index, t.block) for t in self.trail[:-1]) + ((self.trail[-1].index, None),)
 
     def place_local(self) -> str:
-        """A frame local of the statement being made (a loop's iterator, a walk's state),
-        named by its place, as no local of the rules can be: the same in the rule's
-        generator and in a resumed one (resume.py)."""
+        """A frame local of the statement being made (a walk's state, a loop's iterator a
+        clone carries), named by its place, as no local of the rules can be: the same in
+        the rule's generator and in a resumed one (resume.py)."""
         return "·" + "/".join(f"{t.index}.{t.block}" for t in self.trail[:-1]) + f"/{self.trail[-1].index}"
 
-    pauses = 0  # the yields made
+    @property
+    def pauses(self) -> int:
+        return len(self.points)
 
     def pause(self, lines, pad):
         """Hands the Machine a decision or a pushed frame; the World is read again after.
@@ -177,8 +193,8 @@ class _Whole(_Stretch):
         a generator per call costs more. Every rule that pauses gets one, also with no
         pause in a loop, since its decisions are written out (benchmarks/README.md,
         "Stop 22", has both measured)."""
-        self.pauses += 1
-        lines += [f"{pad}fr.point = {self.const(self.point())}", f"{pad}yield True", f"{pad}w = vm.w"]
+        self.points.append(self.point())
+        lines += [f"{pad}yield True  {YIELD_MARK}{len(self.points) - 1}", f"{pad}w = vm.w"]
 
     def resumes_here(self, lines):
         """Where what follows the statement's pause begins in `lines` (resume.py)."""
@@ -352,7 +368,7 @@ class _Whole(_Stretch):
         lines.append(f"{'    ' * depth}break")
 
     def g_For(self, lines, s, depth):
-        """A for loop that may pause keeps its iterator in the frame's locals (place_local)."""
+        """A for loop that may pause keeps its iterator where a clone finds it (kept_loop)."""
         if self.e.is_simple(s):
             super().g_For(lines, s, depth)
             return
@@ -370,11 +386,11 @@ class _Whole(_Stretch):
         self.kept_loop(lines, s, depth, k, self.repeat_items(s), start)
 
     def kept_loop(self, lines, s, depth, k, items, start):
-        """`for` over `items` (a text), its iterator kept under place_local; each turn `start`
-        (lines), then the body."""
+        """`for` over `items` (a text), its iterator kept in `_t{depth}` (where a clone
+        finds it: resume.py); each turn `start` (lines), then the body."""
         pad = "    " * depth
-        lines += [f"{pad}_at = {k}", f"{pad}env[{self.const(self.place_local())}] = _t{depth} = iter({items})",
-                  f"{pad}for _i{depth} in _t{depth}:", *start, self.block(s.body, depth + 1)]
+        lines += [f"{pad}_at = {k}", f"{pad}_t{depth} = iter({items})", f"{pad}for _i{depth} in _t{depth}:", *start,
+                  self.block(s.body, depth + 1)]
 
     def w_Loop(self, lines, s, depth):
         pad = "    " * depth

@@ -28,19 +28,14 @@ class Frame(msgspec.Struct):
     depth: int = 1  # how deep the rules called each other to reach this frame, calls run in place included
     it: object = None  # in a fast Machine: the rule's generator under way (compile/whole.py), else None
     got: object = None  # the option chosen at the last menu or may a generator offered (a Decision's bind None)
-    point: object = None  # in a generator: the place of the pause it waits at (compile/whole.py, resume.py)
 
     def copy(self) -> "Frame":
-        """A copy for a cloned game: locals copied as copy_value says, and a generator's
-        loop iterators copied where they are (the lists they go over never change)."""
+        """A copy for a cloned game: locals copied as copy_value says."""
         env = self.env.copy()
         for k, v in env.items():
             if v.__class__ in MUTABLE:
                 env[k] = v.copy()
-            elif v.__class__ in ITERATORS:
-                env[k] = copy.copy(v)
-        return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None, self.depth,
-                     None, None, self.point)
+        return Frame(self.code, self.pc, env, self.result, self.sealed.copy() if self.sealed else None, self.depth)
 
 
 class Decision(msgspec.Struct):
@@ -93,8 +88,6 @@ def _deaf(kind, data):
 
 
 MUTABLE = (list, set, dict)
-# What a generator's loops keep in its frame's locals (compile/whole.py), copied where they are by a clone.
-ITERATORS = (type(iter([])), type(iter(())), type(iter(range(0))), type(iter(range(2 ** 64))))
 
 
 def copy_value(value):
@@ -329,9 +322,10 @@ class Machine:
             other.log = list(self.log)
         other.w = self.w.clone()
         other.frames = [f.copy() for f in self.frames]
-        for f, resume in zip(other.frames, resumed or ()):
-            if resume is not None:
-                f.it = resume(other, f)
+        for f, taken in zip(other.frames, resumed or ()):
+            if taken is not None:  # (the resumed generator function, the locals it goes on with)
+                f.env.update(taken[1])
+                f.it = taken[0](other, f)
         if chance is None:
             chance_clone = getattr(self.chance, "clone", None)
             chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
@@ -343,17 +337,18 @@ class Machine:
         return other
 
     def resumed(self) -> list | None:
-        """For each frame, the generator function a copy of it goes on with (None for op
-        lists); None, after as_op_lists, when a generator's rule has none for its pause."""
+        """For each frame, what a copy of it goes on with (None for op lists): the
+        generator function resumed where its generator waits, and the locals that one
+        takes (Resumes.taken); None, after as_op_lists, when a generator's rule has none."""
         made = []
         for f in self.frames:
-            resume = None
+            taken = None
             if f.it is not None:
-                resume = f.code.resumed(f.point) if f.code.resumed is not None and f.point is not None else None
-                if resume is None:
+                taken = f.code.resumed.taken(f.it, f.env) if f.code.resumed is not None else None
+                if taken is None:
                     self.as_op_lists()
                     return None
-            made.append(resume)
+            made.append(taken)
         return made
 
     def as_op_lists(self):

@@ -81,7 +81,8 @@ rule first_odd(p: player) -> int {
 }
 rule framed(p: player) -> int {
   choose f from 1..2 by p as "framed"
-  return f
+  choose g from 1..2 by p as "framed again"  # a clone here: its caller's resumed generator has not run yet
+  return f + g
 }
 score p: p.v
 """
@@ -130,7 +131,7 @@ def test_every_pause_of_the_constructs_has_its_resumed_generator(tmp_path):
         m = Machine(program, 2, FixedChance(), fast=True)
         rng = random.Random(seed)
         while m.pending is not None and m.steps < 300:
-            points.update((f.code.name, f.point) for f in m.frames if f.it is not None)
+            points.update((f.code.name, f.code.resumed.point_of(f.it)) for f in m.frames if f.it is not None)
             m.choose_index(rng.randrange(len(m.pending.labels)))
     assert len(points) >= 8
     assert all(program.rules[name].resumed(point) is not None for name, point in points)
@@ -161,5 +162,5 @@ def test_a_place_the_rule_does_not_have_gives_no_resumed_generator(tmp_path):
     program = text_program(tmp_path, "rule flow() { loop { choose k from 1..2 by seat(0) } }\n")
     m = Machine(program, 2, FixedChance(), fast=True)
     resumed = program.rules["flow"].resumed
-    assert resumed(m.frames[-1].point) is not None
+    assert resumed(resumed.point_of(m.frames[-1].it)) is not None
     assert resumed(((0, 0), (5, None))) is None and resumed(((3, None),)) is None

@@ -225,7 +225,8 @@ def test_a_fast_machine_is_cloned_without_a_replay_and_stays_fast(monkeypatch):
     assert [f.it is not None for f in original.frames] == [True]
     assert first.frames[0].it is not second.frames[0].it and first.frames[0].it is not original.frames[0].it
     resumed = program.rules["flow"].resumed
-    assert list(resumed.made) == [original.frames[0].point] and resumed.made[original.frames[0].point] is not None
+    point = resumed.point_of(original.frames[0].it)
+    assert list(resumed.made) == [point] and resumed(point) is not None
     assert state(first) == state(second) == state(original)
     play_on(original, seed=4)
     assert play_on(first, seed=4)[-1] == state(original)
@@ -240,7 +241,7 @@ def test_a_fast_machine_whose_rule_has_no_resumed_generator_replays_its_game_onc
     original = Machine(program, 3, RandomChance(9), fast=True, listener=lambda kind, data: heard.append(kind))
     advance(original, 25, seed=3)
     assert original.wholes and len(original.log) == original.steps == 25
-    monkeypatch.setattr(program.rules["flow"], "resumed", lambda point: None)
+    monkeypatch.setattr(program.rules["flow"].resumed, "taken", lambda gen, env: None)
     replays = []
     real = Machine.as_op_lists
     monkeypatch.setattr(Machine, "as_op_lists", lambda self: replays.append(self.steps) or real(self))
@@ -263,6 +264,6 @@ def test_a_fast_machine_whose_chance_has_no_restart_is_cloned_unless_it_must_rep
     program = load_game(str(ROOT / "examples/pig.game")).program
     m = Machine(program, 2, Dice(), fast=True)
     assert m.clone().pending.name == m.pending.name  # resumed: nothing to draw again
-    monkeypatch.setattr(program.rules["flow"], "resumed", lambda point: None)
+    monkeypatch.setattr(program.rules["flow"].resumed, "taken", lambda gen, env: None)
     with pytest.raises(RuntimeError, match="restart"):
         m.clone()

@@ -58,9 +58,12 @@ class Resumes:
 
     def __call__(self, point):
         """The generator function resumed after the pause at `point`, or None."""
-        return (self.resumed(point) or (None,))[0]
+        made = self.resumed(point)
+        return made[0] if made is not None else None
 
     def resumed(self, point):
+        """(The generator function resumed after the pause at `point`, the loops' iterators
+        it takes), or None; written on first use."""
         if point not in self.made:
             made = self.made[point] = resumed_rule(self.emitter, self.code, self.body, point)
             if made is not None:
@@ -115,6 +118,8 @@ def indented(lines) -> list:
 
 
 class _Resumed(_Whole):
+    """The text of a rule's generator resumed after the pause at `target` (the module's doc)."""
+
     def __init__(self, emitter, code, point):
         super().__init__(emitter, code)
         self.target = point
@@ -134,6 +139,8 @@ class _Resumed(_Whole):
         return n <= len(t) and all(h.index == t[j][0] and h.block == t[j][1] for j, h in enumerate(self.trail[:-1]))
 
     def made(self, lines, s, start, depth):
+        """A statement of a block on the way in: before the way, run on later turns only;
+        the pause, on from its yield; a menu or a may the way goes through, answered."""
         if not self.along():
             return
         pad, t, n = "    " * depth, self.target, len(self.trail)
@@ -176,31 +183,18 @@ class _Resumed(_Whole):
             bodies.append(self.block(s.other, depth + n))
         lines += tests + bodies
 
-    def g_For(self, lines, s, depth):
-        if self.e.is_simple(s) or not self.on_the_way():
-            super().g_For(lines, s, depth)
+    def kept_loop(self, lines, s, depth, k, items, start):
+        """A for loop (or a repeat) on the way in: on with a copy of the iterator of the
+        generator cloned (put in the frame's locals: carried), the turn under way first,
+        whose start (`start(depth)`: its lines) is skipped."""
+        if not self.on_the_way():
+            super().kept_loop(lines, s, depth, k, items, start)
             return
-        k = self.at(s.span)
-        self.again(lines, s, depth, k, self.for_items(s), self.turn_start(s, k, depth + 2, f"_i{depth}"))
-        self.for_else(lines, s, k, depth)
-
-    def g_Repeat(self, lines, s, depth):
-        if self.e.is_simple(s) or not self.on_the_way():
-            super().g_Repeat(lines, s, depth)
-            return
-        k, start = self.at(s.span), []
-        self.tick(start, k, depth + 2)
-        self.again(lines, s, depth, k, self.repeat_items(s), start)
-
-    def again(self, lines, s, depth, k, items, start):
-        """A for loop on the way in: on with a copy of the iterator of the generator cloned
-        (put in the frame's locals: carried), the turn under way first, whose start
-        (`start`: lines) is skipped."""
         pad, inner, key = "    " * depth, "    " * (depth + 1), self.place_local()
         self.carried.append((f"_t{depth}", key))
         lines += [f"{pad}if _rs:", f"{inner}_t{depth} = env.pop({key!r})", f"{pad}else:", f"{inner}_at = {k}",
                   f"{inner}_t{depth} = iter({items})", f"{pad}for _i{depth} in (_again(_t{depth}) if _rs else _t{depth}):",
-                  f"{inner}if not _rs:", *start, self.block(s.body, depth + 1)]
+                  f"{inner}if not _rs:", *start(depth + 2), self.block(s.body, depth + 1)]
 
     def g_While(self, lines, s, depth):
         if self.e.is_simple(s) or not self.on_the_way():

@@ -40,6 +40,7 @@ from . import deferred
 from .decide import nobody_chooses, nothing_to_choose
 from .inline import _Inlined
 from .inplace import _Stretch, _TooDeep
+from .texts import ticked
 from .ops import RETURNED, statements
 
 WHOLE_TEMPLATE = """\
@@ -373,7 +374,7 @@ class _Whole(_Stretch):
             super().g_For(lines, s, depth)
             return
         k = self.at(s.span)
-        self.kept_loop(lines, s, depth, k, self.for_items(s), self.turn_start(s, k, depth + 1, f"_i{depth}"))
+        self.kept_loop(lines, s, depth, k, self.for_items(s), lambda d: self.turn_start(s, k, d, f"_i{depth}"))
         self.for_else(lines, s, k, depth)
 
     def g_Repeat(self, lines, s, depth):
@@ -381,16 +382,15 @@ class _Whole(_Stretch):
             super().g_Repeat(lines, s, depth)
             return
         k = self.at(s.span)
-        start: list = []
-        self.tick(start, k, depth + 1)
-        self.kept_loop(lines, s, depth, k, self.repeat_items(s), start)
+        self.kept_loop(lines, s, depth, k, self.repeat_items(s), lambda d: ["    " * d + t for t in ticked(k)])
 
     def kept_loop(self, lines, s, depth, k, items, start):
         """`for` over `items` (a text), its iterator kept in `_t{depth}` (where a clone
-        finds it: resume.py); each turn `start` (lines), then the body."""
+        finds it: resume.py); each turn `start(depth)` (the lines it begins with, that
+        deep), then the body."""
         pad = "    " * depth
-        lines += [f"{pad}_at = {k}", f"{pad}_t{depth} = iter({items})", f"{pad}for _i{depth} in _t{depth}:", *start,
-                  self.block(s.body, depth + 1)]
+        lines += [f"{pad}_at = {k}", f"{pad}_t{depth} = iter({items})", f"{pad}for _i{depth} in _t{depth}:",
+                  *start(depth + 1), self.block(s.body, depth + 1)]
 
     def w_Loop(self, lines, s, depth):
         pad = "    " * depth

@@ -36,9 +36,8 @@ import inspect
 import itertools
 
 from ..syntax import ast
-from . import deferred
 from .inplace import _TooDeep
-from .whole import WHOLE_TEMPLATE, _deep, _Returned, _Unsupported, _Whole, yield_points
+from .whole import WHOLE_TEMPLATE, _Unsupported, _Whole, generator
 
 _AGAIN = object()  # the turn under way, first among a resumed for loop's items
 
@@ -80,17 +79,13 @@ class Resumes:
         the frame locals it takes: copies of the iterators of the loops it is in, where
         they are), or None. A resumed generator not run yet (a clone's frame below the
         top) waits where it was made to start, the iterators it takes in `env`."""
-        if inspect.getgeneratorstate(gen) == inspect.GEN_CREATED:
-            point, here = self.starts.get(gen.gi_code), env
-        else:
-            point, here = self.point_of(gen), None
+        created = inspect.getgeneratorstate(gen) == inspect.GEN_CREATED
+        point = self.starts.get(gen.gi_code) if created else self.point_of(gen)
         made = self.resumed(point) if point is not None else None
         if made is None:
             return None
-        if here is None:
-            here = gen.gi_frame.f_locals
-            return made[0], {key: copy.copy(here[name]) for name, key in made[1]}
-        return made[0], {key: copy.copy(here[key]) for _, key in made[1]}
+        here = env if created else gen.gi_frame.f_locals
+        return made[0], {key: copy.copy(here[key if created else name]) for name, key in made[1]}
 
 
 def resumed_rule(emitter, code, body, point):
@@ -102,14 +97,9 @@ def resumed_rule(emitter, code, body, point):
         text = WHOLE_TEMPLATE.format(body="        _rs = True\n" + gen.block(body, 2))
         if not gen.found:
             return None
-        compiled = deferred.compiled(text, f"<ruledsl rule at {code.span.where()}, resumed>", emitter.p.path)
+        return generator(gen, text, f"<ruledsl rule at {code.span.where()}, resumed>", _again=_again), gen.carried
     except (_Unsupported, _TooDeep, SyntaxError, RecursionError, MemoryError):
         return None
-    gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned, _again=_again)
-    exec(compiled, gen.ns)
-    whole = gen.ns["_whole"]
-    whole.points = yield_points(text, gen.points)
-    return whole, gen.carried
 
 
 def indented(lines) -> list:

@@ -92,10 +92,16 @@ def whole_rule(emitter, code, body):
         text = WHOLE_TEMPLATE.format(body=gen.block(body, 2))
         if not gen.pauses:
             return None  # a straight rule: its stretch runs as fast (see _Whole.pause)
-        compiled = deferred.compiled(text, f"<ruledsl rule at {code.span.where()}>", emitter.p.path)
+        return generator(gen, text, f"<ruledsl rule at {code.span.where()}>")
     except (_Unsupported, _TooDeep, SyntaxError, RecursionError, MemoryError):
         return None
-    gen.ns.update(_spans=gen.spans, _deep=_deep, _Returned=_Returned)
+
+
+def generator(gen, text: str, filename: str, **ns):
+    """The generator function `_whole` that `gen` wrote as `text`, with the places of its
+    yields noted (`points`: yield_points); `ns`: more names it uses. Raises compile()'s errors."""
+    compiled = deferred.compiled(text, filename, gen.e.p.path)
+    gen.ns.update(ns, _spans=gen.spans, _deep=_deep, _Returned=_Returned)
     exec(compiled, gen.ns)
     whole = gen.ns["_whole"]
     whole.points = yield_points(text, gen.points)

@@ -21,6 +21,7 @@ import pickle
 
 import lark
 from lark import Lark
+from lark.parsers.lalr_analysis import Shift
 
 from . import lalr, loop_data
 from .grammar import GRAMMAR_NAME, HERE, grammar_text, parser_cache
@@ -104,17 +105,75 @@ class _PlainUnpickler(pickle.Unpickler):
 
 def write(text: str | None = None) -> str:
     """Builds the tables of the grammar (`text`, by default the package's) and writes them,
-    and the loop's data worked out of them, to the shipped files; returns the tables' path."""
+    and the loop's data worked out of them, to the shipped files; returns the tables' path.
+    The same grammar and Lark write the same bytes (number_states, _canonical)."""
     text = grammar_text() if text is None else text
-    p = Lark(text, **OPTIONS)
-    tables, loop = io.BytesIO(), io.BytesIO()
-    p.save(tables)
-    _skip_unit_reductions(p)
-    pickle.dump(loop_data.plain_of(p, PASS_CHILD), loop, protocol=4)
-    for name, out in ((TABLES_NAME, tables), (LOOP_NAME, loop)):
+    for name, data in made(text).items():
         with open(_target(name), "wb") as fh:
-            fh.write(made_from(text) + out.getvalue())
+            fh.write(data)
     return _target(TABLES_NAME)
+
+
+def made(text: str) -> dict:
+    """{file name: its bytes} of the tables of the grammar `text` and of the loop's data."""
+    built = Lark(text, **OPTIONS)
+    number_states(built.parser.parser.parser.parse_table)
+    saved = io.BytesIO()
+    built.save(saved)
+    plain = pickle.loads(saved.getvalue())
+    out = {TABLES_NAME: made_from(text) + pickle.dumps(_canonical(plain, {}), protocol=pickle.HIGHEST_PROTOCOL)}
+    p = Lark.load(plain)  # the loop's data is worked out of the parser the tables give
+    _skip_unit_reductions(p)
+    out[LOOP_NAME] = made_from(text) + pickle.dumps(_canonical(loop_data.plain_of(p, PASS_CHILD), {}), protocol=4)
+    return out
+
+
+def number_states(table) -> None:
+    """Numbers the states of an LALR table (Lark's IntParseTable, changed in place) in an
+    order the grammar alone fixes: from each start state (by start rule's name), breadth
+    first, each state's moves by terminal or rule name. Lark numbers them in the order its
+    sets of items come out, which differs from one build to the next (objects hashed by
+    address): so the files `write` makes would change at every build though nothing did."""
+    states = table.states
+    order = [table.start_states[name] for name in sorted(table.start_states)]
+    number = {}
+    for state in order:  # the list grows as states are found
+        if state in number:
+            continue
+        number[state] = len(number)
+        order.extend(arg for _, (action, arg) in sorted(states[state].items()) if action is Shift)
+    if len(number) != len(states):
+        raise ValueError(f"{len(states) - len(number)} states of the table are not reached from a start state")
+
+    def moved(actions):
+        return {name: (action, number[arg]) if action is Shift else (action, arg)
+                for name, (action, arg) in sorted(actions.items())}
+    table.states = {number[state]: moved(states[state]) for state in sorted(states, key=number.__getitem__)}
+    table.start_states = {name: number[s] for name, s in sorted(table.start_states.items())}
+    table.end_states = {name: number[s] for name, s in sorted(table.end_states.items())}
+
+
+def _canonical(value, seen: dict):
+    """Plain data made again with one object per distinct string and per distinct tuple
+    (`seen`): a pickle writes an object met before as a reference to it, so which equal
+    strings and tuples were one object (which follows the build's string hashes) would
+    change the bytes though not the data; shared, they are written once."""
+    if isinstance(value, dict):
+        return {_canonical(k, seen): _canonical(v, seen) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v, seen) for v in value]
+    if isinstance(value, tuple):
+        items = tuple(_canonical(v, seen) for v in value)
+        return seen.setdefault((tuple, *map(_identity, items)), items)
+    if isinstance(value, str):
+        return seen.setdefault((str, value), value)
+    return value
+
+
+def _identity(value):
+    """What tells a canonical tuple's item from another: the object for a container or a
+    string (each made once), else its type and value (True is not 1)."""
+    return id(value) if isinstance(value, (str, tuple, list, dict)) else (type(value), value)
 
 
 def _target(name: str) -> str:

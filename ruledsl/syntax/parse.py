@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import re
 
+from . import lark_import  # noqa: F401, I001  (first: Lark without `regex`, see there)
 from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 

@@ -209,3 +209,24 @@ def test_clone_cost_plays_fast_then_clones():
     program = clone_cost.load_game(str(ROOT / "games" / "mafialand.game")).program
     played, first, later, steps = clone_cost.measure(program, 3, 12, seed=1)
     assert steps == 12 and min(played, first, later) >= 0
+
+
+_share_spec = importlib.util.spec_from_file_location("random_share", ROOT / "benchmarks" / "random_share.py")
+random_share = importlib.util.module_from_spec(_share_spec)
+_share_spec.loader.exec_module(random_share)
+
+
+@pytest.mark.parametrize("name", sorted(random_share.GAMES))
+def test_random_share_makes_again_exactly_the_calls_the_games_made(name):
+    """random_share.py times the random calls of both sides alone: the calls it notes must
+    be all the games make (the same generator state after them) and noting them must not
+    change the games."""
+    path, players, module = bench.BASELINES[name]
+    program = bench.load_game(str(ROOT / path)).program
+    for play in (lambda rng: bench.handwritten_game(module, players, rng),
+                 lambda rng: bench.ruledsl_game(program, players, rng)):
+        recording, plain = random_share.Recording(1), random.Random(1)
+        assert [play(recording) for _ in range(8)] == [play(plain) for _ in range(8)]
+        again = random.Random(1)
+        random_share.replay(recording.calls, again)
+        assert again.getstate() == plain.getstate() and len(recording.calls) > 8

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -320,7 +321,8 @@ def test_any_nesting_loads_or_is_an_error_never_a_crash(tmp_path, kind):
 def test_an_override_calling_base_deep_inside_blocks_loads_or_is_an_error_never_a_crash(tmp_path, python_recursion_limit):
     """Merging a variant finds and renames the override's `base(...)` call by walking it
     (the fuzzer found 240 ifs inside each other crashing that walk): the variant loads,
-    or gets E004 at its override."""
+    or gets E004 at its override (on 3.10 and 3.11, at 160 ifs), or the parser's E004
+    (from 3.12 Python calls take less of the stack, and the parser runs out first)."""
     (tmp_path / "base.game").write_text('game "T" players 2..4\nshared { n: int = 0 }\n'
                                         "rule turn() { n += 1 }\nrule flow() { turn() }\n")
     codes = set()
@@ -333,7 +335,8 @@ def test_an_override_calling_base_deep_inside_blocks_loads_or_is_an_error_never_
             codes.add("loads")
         except RuleError as err:
             codes |= {(d.code, d.span.line) for d in err.diagnostics}
-    assert "loads" in codes and ("E004", 2) in codes and codes <= {"loads", ("E004", 1), ("E004", 2)}, codes
+    assert "loads" in codes and codes <= {"loads", ("E004", 1), ("E004", 2)}, codes
+    assert ("E004", 2) in codes or (sys.version_info >= (3, 12) and ("E004", 1) in codes), codes
 
 
 @pytest.mark.parametrize("grows", [

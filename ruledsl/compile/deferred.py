@@ -9,9 +9,9 @@ object, and after the first call it is the generated function, at its speed).
 
 A text that might fail to compile is compiled at once, so that its error (E403, nested
 too deeply for Python) is reported where it was before: by `ruledsl check`. Python
-3.10-3.13 refuse 201 brackets inside each other, 21 blocks inside each other (and 100
-levels of indentation), and about 3,000 levels of other nesting (`-` repeated: a text of
-3,000 characters). A level of nesting that is no block takes a bracket, an operator's
+3.10-3.13 refuse 201 brackets inside each other, 21 blocks inside each other (3.13: 22 in
+a function) and 100 levels of indentation, and about 3,000 levels of other nesting (`-`
+repeated: a text of 3,000 characters; 3.13: about 6,000). A level of nesting that is no block takes a bracket, an operator's
 character (`-`, `.`, `=`...) or one of a few words (`if`, `elif`, `lambda`, `not`...):
 a text with fewer than 2,900 of those (NESTING, counted where they are part of a name
 too), fewer than 190 opening brackets and no line indented 16 levels can do none of that
@@ -35,6 +35,9 @@ MAX_SOURCE = 200_000
 MAX_BRACKETS = 190
 DEEP_LINE = "\n" + "    " * 16
 
+# inspect's CO_GENERATOR, CO_COROUTINE, CO_ITERABLE_COROUTINE and CO_ASYNC_GENERATOR: a
+# function whose code has one of them is called through its stub (function's first_call)
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200
 _STUB = compile("def _stub(*args, _first_call, **kwargs):\n    return _first_call(args, kwargs)\n",
                 "<ruledsl deferred>", "exec").co_consts[0]
 
@@ -75,7 +78,10 @@ def function(source: str, filename: str, group: str, ns: dict, name: str, better
         if better is None or not _made_better(better, filename, group, ns):
             exec(_on_any_stack(source, filename, group), ns)
         made = ns[name]
-        stub.__code__, stub.__defaults__, stub.__kwdefaults__ = made.__code__, made.__defaults__, made.__kwdefaults__
+        if made.__code__.co_flags & _GENERATOR_FLAGS:  # a plain function can't take a generator's code
+            stub.__kwdefaults__ = {"_first_call": lambda args, kwargs: made(*args, **kwargs)}  # (3.13 warns)
+        else:
+            stub.__code__, stub.__defaults__, stub.__kwdefaults__ = made.__code__, made.__defaults__, made.__kwdefaults__
         return made(*args, **kwargs)
 
     stub.__kwdefaults__ = {"_first_call": first_call}

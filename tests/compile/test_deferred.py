@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import warnings
 
 import pytest
 
@@ -38,21 +39,29 @@ def test_a_function_is_compiled_on_its_first_call_and_is_then_the_generated_one(
 
 
 def test_a_generator_function_is_deferred_too(compiles):
+    """Called through its stub, which keeps a plain function's code (a generator's code
+    given to a plain function: deprecated in 3.13)."""
     g = deferred.function("def _g(n):\n    yield from range(n)\n", "<t>", "g", {}, "_g")
-    assert list(g(3)) == [0, 1, 2] and list(g(2)) == [0, 1] and len(compiles) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(g(3)) == [0, 1, 2] and list(g(2)) == [0, 1] and len(compiles) == 1
+    assert g.__code__.co_name == "_stub" and inspect.isgenerator(g(1))
 
 
 @pytest.mark.parametrize("text", [
     "x = " + "(" * 201 + "1" + ")" * 201,  # Python's parser: at most 200 brackets inside each other
     "x = " + "-" * 3000 + "1",  # its compiler: some 3,000 levels of other nesting (3.13: 6,000)
-    "".join("    " * i + f"for a{i} in b:\n" for i in range(21)) + "    " * 21 + "pass\n",  # 20 blocks
+    "".join("    " * i + f"for a{i} in b:\n" for i in range(21)) + "    " * 21 + "x = 1\n",  # 20 blocks (3.13: more)
 ])
-def test_a_text_python_refuses_is_compiled_at_once(python_recursion_limit, text):
-    with pytest.raises((SyntaxError, RecursionError, MemoryError)):
-        compile(text, "<t>", "exec")
+def test_a_text_python_may_refuse_is_compiled_at_once(python_recursion_limit, compiles, text):
     assert deferred.may_fail(text)
-    with pytest.raises((SyntaxError, RecursionError, MemoryError)):
-        deferred.function(text, "<t>", "g", {}, "x")  # raised here, not at a first call
+    try:
+        compile(text, "<t>", "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        with pytest.raises((SyntaxError, RecursionError, MemoryError)):
+            deferred.function(text, "<t>", "g", {}, "x")  # raised here, not at a first call
+    else:  # this Python takes it (3.13 nests deeper): compiled here all the same, not at a first call
+        assert deferred.function(text, "<t>", "g", {"b": [1]}, "x") is not None and len(compiles) == 1
 
 
 @pytest.mark.parametrize("text", [
@@ -117,14 +126,17 @@ def _deep(n: int, then):
 
 
 def test_a_first_call_deep_in_recursion_compiles_as_anywhere_else(compiles):
-    """Python's compiler has three levels a free frame (3.11): at 100 frames from the limit,
-    too few for a text nesting 400 levels, which a call near the bottom of the stack takes."""
+    """Python's compiler has three levels a free frame (3.10, 3.11): at 100 frames from the
+    limit, too few for a text nesting 400 levels, which a call near the bottom of the stack
+    takes. (From 3.12 its depth does not follow the frames in use: it compiles anywhere.)"""
     text = "def _f(a):\n    return " + "-" * 400 + "a\n"
     f = deferred.function(text, "<t>", "g", {}, "_f")
     room = sys.getrecursionlimit() - len(inspect.stack(0)) - 100
-    with pytest.raises(RecursionError):
-        _deep(room, lambda: compile(text, "<t>", "exec"))
-    assert _deep(room, lambda: f(5)) == 5 and len(compiles) == 2  # the second on a fresh stack
+    if sys.version_info < (3, 12):
+        with pytest.raises(RecursionError):
+            _deep(room, lambda: compile(text, "<t>", "exec"))
+    assert _deep(room, lambda: f(5)) == 5
+    assert len(compiles) == (2 if sys.version_info < (3, 12) else 1)  # the second on a fresh stack
 
 
 def test_compiling_a_game_leaves_most_python_compiling_to_its_play(compiles):

@@ -11,12 +11,12 @@ A text that might fail to compile is compiled at once, so that its error (E403, 
 too deeply for Python) is reported where it was before: by `ruledsl check`. Python
 3.10-3.13 refuse 201 brackets inside each other, 21 blocks inside each other (3.13: 22 in
 a function) and 100 levels of indentation, and about 3,000 levels of other nesting (`-`
-repeated: a text of 3,000 characters; 3.13: about 6,000). A level of nesting that is no block takes a bracket, an operator's
-character (`-`, `.`, `=`...) or one of a few words (`if`, `elif`, `lambda`, `not`...):
-a text with fewer than 2,900 of those (NESTING, counted where they are part of a name
-too), fewer than 190 opening brackets and no line indented 16 levels can do none of that
-(tests/compile/test_deferred.py tries each kind of nesting). A text longer than
-MAX_SOURCE is refused (`compiled`), also at once.
+repeated: a text of 3,000 characters; 3.13: about 6,000). A level of nesting that is no
+block takes a bracket, an operator's character (`-`, `.`, `=`...) or one of a few words
+(`if`, `elif`, `lambda`, `not`...): a text with fewer than 2,900 of those (NESTING,
+counted where they are part of a name too), fewer than 190 opening brackets and no line
+indented 16 levels can do none of that (tests/compile/test_deferred.py tries each kind
+of nesting). A text longer than MAX_SOURCE is refused (`compiled`), also at once.
 """
 from __future__ import annotations
 

@@ -58,12 +58,12 @@ class Recording(random.Random):
 
 def replay(calls: list, rng, dry: bool = False) -> float:
     """CPU seconds to make `calls` again on `rng` (with `dry`, the loop alone)."""
+    lists: dict = {}  # a list of n items to shuffle or choose from, made once per n
     made = {"randrange": rng.randrange, "randint": rng.randint,
             "shuffle": lambda n: rng.shuffle(lists.setdefault(n, list(range(n)))),
             "choice": lambda n: rng.choice(lists.setdefault(n, list(range(n))))}
     if dry:
         made = dict.fromkeys(made, lambda *args: None)
-    lists: dict = {}
     start = time.process_time()
     for kind, args in calls:
         made[kind](*args)

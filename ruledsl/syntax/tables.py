@@ -120,11 +120,11 @@ def made(text: str) -> dict:
     number_states(built.parser.parser.parser.parse_table)
     saved = io.BytesIO()
     built.save(saved)
-    plain = pickle.loads(saved.getvalue())
-    out = {TABLES_NAME: made_from(text) + pickle.dumps(_canonical(plain, {}), protocol=pickle.HIGHEST_PROTOCOL)}
+    plain, head = pickle.loads(saved.getvalue()), made_from(text)
+    out = {TABLES_NAME: head + pickle.dumps(_canonical(plain, {}), protocol=pickle.HIGHEST_PROTOCOL)}
     p = Lark.load(plain)  # the loop's data is worked out of the parser the tables give
     _skip_unit_reductions(p)
-    out[LOOP_NAME] = made_from(text) + pickle.dumps(_canonical(loop_data.plain_of(p, PASS_CHILD), {}), protocol=4)
+    out[LOOP_NAME] = head + pickle.dumps(_canonical(loop_data.plain_of(p, PASS_CHILD), {}), protocol=4)
     return out
 
 

@@ -2,8 +2,10 @@
 the hand-written baselines it races ruledsl against (benchmarks/handwritten/) play
 deterministically and are held to ruledsl's distributions by a check that can fail."""
 import importlib.util
+import json
 import random
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -230,3 +232,62 @@ def test_random_share_makes_again_exactly_the_calls_the_games_made(name):
         again = random.Random(1)
         random_share.replay(recording.calls, again)
         assert again.getstate() == plain.getstate() and len(recording.calls) > 8
+
+
+_ceiling_spec = importlib.util.spec_from_file_location("view_ceiling", ROOT / "benchmarks" / "view_ceiling.py")
+view_ceiling = importlib.util.module_from_spec(_ceiling_spec)
+_ceiling_spec.loader.exec_module(view_ceiling)
+
+
+def test_view_ceiling_notes_the_aggregate_lines_of_the_generated_rules(tmp_path):
+    """The child of view_ceiling.py notes, for each generated text, the lines that evaluate
+    an aggregate or call a def: in tic-tac-toe's flow, the cells offered (a filter), the
+    three-in-a-row def and the full board (a column read in one call), and no other."""
+    out = tmp_path / "lines.json"
+    view_ceiling.play_and_note(str(ROOT / "examples" / "tic_tac_toe.game"), 2, 3, str(out))
+    noted = json.loads(out.read_text())
+    flow = next(name for name in noted if name.endswith("tic_tac_toe.game:27:1>"))
+    from ruledsl.compile import whole
+    texts = []
+    made = whole.generator
+    whole.generator = lambda gen, text, filename, **ns: texts.append(text) or made(gen, text, filename, **ns)
+    try:
+        program = bench.load_game(str(ROOT / "examples" / "tic_tac_toe.game")).program
+        program.make_whole()  # the rules' generators, made as a fast Machine's first game makes them
+    finally:
+        whole.generator = made
+    lines = texts[0].split("\n")
+    flagged = [lines[n - 1].strip() for n in noted[flow]]
+    assert len(flagged) == 3, flagged
+    assert "for _v_c in" in flagged[0] and "[0](w" in flagged[1] and ".values(" in flagged[2]
+    assert not any("yield" in line or line.startswith("_at =") for line in flagged)
+
+
+def test_view_ceiling_puts_each_sample_in_one_group():
+    lines = {"g.game:3:1>": {7}}
+    game = "ruledsl_game (bench.py:73)"
+    rule = "_whole (g.game:3:1>:{})"
+    raw = "\n".join([
+        f"<module> (x.py:1);{game};Machine.run (machine.py:216);{rule.format(7)};visited (budget.py:74) 5",
+        f"<module> (x.py:1);{game};Machine.run (machine.py:216);{rule.format(8)} 3",
+        f"<module> (x.py:1);{game};Machine.run (machine.py:216);{rule.format(9)};Machine.check_ends (m.py:1);"
+        f"_expr (g.game:9:1>:4) 2",
+        f"<module> (x.py:1);{game};Random.randrange (random.py:312) 1",
+        "<module> (x.py:1);compile_game (game.py:44) 40",  # outside the games: left out
+    ])
+    counts = view_ceiling.shares(raw, lines)
+    assert counts == {"aggregates and defs in the rules": 5, "the rest of the game": 4, "end conditions": 2}
+
+
+@pytest.mark.slow  # a real process under a sampling profiler
+@pytest.mark.skipif(shutil.which("py-spy") is None, reason="py-spy is not installed")
+def test_view_ceiling_reports_shares_under_py_spy():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "view_ceiling.py"),
+                          str(ROOT / "examples" / "tic_tac_toe.game"), "--games", "3000"],
+                         capture_output=True, text=True, timeout=300)
+    if out.returncode != 0 and "py-spy failed" in out.stderr:
+        pytest.skip(f"py-spy can't sample here: {out.stderr[-300:]}")
+    assert out.returncode == 0, out.stderr
+    shares = [float(m) for m in re.findall(r"^\s+([\d.]+)%", out.stdout, re.M)]
+    assert len(shares) == 3 and abs(sum(shares) - 100) < 0.5 and shares[1] > 0
+    assert "at most" in out.stdout

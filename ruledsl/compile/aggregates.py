@@ -186,7 +186,8 @@ class CollectionGen:
 
     def column_eq(self, var, c):
         """(the column of x.f, K, x.f, whether ==) for a test `x.f == K` or `x.f != K` on a
-        stored field, or None."""
+        stored field, or on a fixed attribute of a card (its column by card id, made
+        once: Program.card_column; a zone's cards are counted by it in C), or None."""
         test = _attr_test(c, var, ("==", "!="))
         if test is None:
             return None
@@ -195,6 +196,8 @@ class CollectionGen:
             return self.column(f"w.spaces[{ot.name!r}][{attr.name!r}]"), key, attr, equal
         if ot.kind == "card" and attr.name not in self.m.cardsets[ot.name].params:
             return self.column(f"w.cardf[{attr.name!r}]"), key, attr, equal
+        if ot.kind == "card":
+            return self.const(self.p.card_column(attr.name)), key, attr, equal
         return None
 
     def c_Aggregate(self, e):

@@ -164,6 +164,38 @@ rule flow() {{
     assert run_text(tmp_path, text).w.shared["n"] == value
 
 
+@pytest.mark.parametrize("expr,value", [
+    ("count(x in hand[seat(0)] where x.suit == 1)", 2),
+    ("count(x in hand[seat(0)] where 1 != x.suit)", 1),
+    ("if any(x in hand[seat(0)] where x.rank == 3) then 1 else 0", 0),
+    ("if any(x in hand[seat(0)] where x.rank != 2) then 1 else 0", 1),
+    ("if all(x in hand[seat(0)]: x.suit == 1) then 1 else 0", 0),
+    ("if all(x in hand[seat(0)]: x.rank != 3) then 1 else 0", 1),
+    ("count(x in hand[seat(1)] where x.suit == 1)", 0),  # an empty zone
+])
+def test_a_zones_cards_are_counted_by_a_fixed_attribute_in_c(tmp_path, monkeypatch, expr, value):
+    """count, any and all over a zone whose one test is a fixed attribute of its cards
+    (`x.suit == K`) read the attribute's column by card id in one pass in C, as over a
+    stored field's column (by_column): the values are the rules', the items charged alike."""
+    from ruledsl.compile import aggregates
+    used = []
+    for table in (aggregates.BY_COLUMN_EQ, aggregates.BY_COLUMN_NE):
+        for func, run in list(table.items()):
+            monkeypatch.setitem(table, func, lambda values, key, run=run: used.append(key) or run(values, key))
+    monkeypatch.setattr(aggregates, "unfailing", lambda e: False)  # no `K in values`: the functions above
+    text = COLUMNS + f"""shared {{ n: int = 9 }}
+rule flow() {{
+  for x in c {{
+    if x.rank == 2 or (x.suit == 1 and x.rank == 1) {{ move x to hand[seat(0)] }}
+  }}
+  n = {expr}
+}}
+"""
+    m = run_text(tmp_path, text)
+    assert m.w.shared["n"] == value
+    assert used, "the zone's cards were tested one by one"
+
+
 @pytest.mark.parametrize("test,value", [("p.n >= 0", True), ("p.n > 0", False)])
 def test_all_with_its_condition_as_the_where_compiles_and_runs(tmp_path, test, value):
     """`all(x in S where c)`: every x meets c. It once crashed the compiler (the visit

@@ -7,11 +7,12 @@ Three shortcuts in fast code, each with the checked code (no shortcut) behind it
   mentioning x) is an index lookup: only matching items are visited;
 - else the `where` conjuncts that read only fixed attributes of x (`t.row == t.col`)
   are met by items listed once (`meeting`): only those are visited;
-- count, any and all whose one test is `x.f == K` or `x.f != K` on a stored field run
-  in C over the field's column (`by_column`), a fixed group's values (a board, an
-  index's group, the items meeting fixed conjuncts: `_Group`) read in one call; over a
-  whole board of TALLY_MIN_SPACES or more, or one group of it by a fixed attribute, they
-  are a lookup in the tally the column keeps as it is written (runtime/world.py Column).
+- count, any and all whose one test is `x.f == K` or `x.f != K` on a stored field (or
+  on a fixed attribute of a card, by card id) run in C over the field's column
+  (`by_column`), a fixed group's values (a board, an index's group, the items meeting
+  fixed conjuncts: `_Group`) read in one call; over a whole board of TALLY_MIN_SPACES
+  or more, or one group of it by a fixed attribute, they are a lookup in the tally the
+  column keeps as it is written (runtime/world.py Column).
 """
 from __future__ import annotations
 

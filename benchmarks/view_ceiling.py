@@ -8,7 +8,7 @@ evaluating the rules' aggregates (`count`, `any`, `all`, `first`, filters, tally
 lookups), the defs they sit in and the end conditions bounds what any such compiler
 could gain: at most 1 / (1 - share) times faster, with every view free.
 
-The games run under py-spy (a sampling profiler: `pip install py-spy`), in a child
+The games run under py-spy (a sampling profiler, in the bench extra), in a child
 process that notes, for each function ruledsl generated, the lines of its text that
 evaluate an aggregate or call a def (`aggregate_lines`). Each sample is then put in
 one group by its stack (`group_of`): end conditions (Machine.check_ends on the stack),
@@ -116,7 +116,7 @@ def main(argv=None):
         return 0
     spy = shutil.which("py-spy")
     if spy is None:
-        print("py-spy is not installed: pip install py-spy", file=sys.stderr)
+        print("py-spy is not installed: pip install -e '.[bench]' (or pip install py-spy)", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         raw, noted = Path(tmp, "samples.txt"), Path(tmp, "lines.json")

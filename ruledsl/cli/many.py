@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 
 import click
 
@@ -43,8 +44,12 @@ def playout_options(command):
               help="How many games to play.")
 @click.option("--seed", "-s", type=SEED, default=0, show_default=True, help="Game i uses seed SEED+i.")
 @playout_options
+@click.option("--profile", "profiled", is_flag=True,
+              help="Also print where the time went, by line of the game: the lines with the most CPU samples "
+                   "(docs/simulate.md#profile; --jobs 1 only).")
 @guarded
-def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, agent_specs, backend, address):
+def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, agent_specs, backend, address,
+                     profiled):
     """Play many random games and summarize how they ended.
 
     Exit code 0 when every game ran to its end, 1 when a rule failed in any game
@@ -54,21 +59,39 @@ def simulate_command(game_path, players, games, seed, as_json, max_steps, jobs, 
     A progress bar shows on stderr when stderr is a terminal.
     """
     from ..play.simulate import simulate_file, terminal_progress  # here: other commands need no simulation
+    profile = sampling(profiled, jobs, backend)
     game = load(game_path)
     n = player_count(game, players)
     check_agents(agent_specs, n)
-    with terminal_progress(games) as progress:
+    with terminal_progress(games) as progress, profile or nullcontext():
         summary = simulate_file(game.path, n, games, seed, max_steps, jobs, progress, program=game.program,
                                 agents=agent_specs, backend=backend_of(backend, address))
     if as_json:
         import json
-        click.echo(json.dumps(summary.as_json()))
+        out = summary.as_json()
+        if profile is not None:
+            out["profile"] = profile.as_json(game.loaded.sources)
+        click.echo(json.dumps(out))
     else:
         for line in summary.error_lines():
             click.echo(line, err=True)
         echo_lines(summary.text())
+        if profile is not None:
+            echo_lines(profile.text(game.loaded.sources))
     if summary.errors:
         sys.exit(1)
+
+
+def sampling(profiled: bool, jobs: int, backend: str):
+    """The profiler `--profile` asks for (play/profile.py), or None without it."""
+    if not profiled:
+        return None
+    from ..play.profile import Profile
+    if jobs != 1 or backend != "process":
+        raise Failure("error: --profile samples this process: use it with --jobs 1 and --backend process")
+    if not Profile.available():
+        raise Failure("error: --profile needs CPU-time signals (signal.setitimer), which this platform lacks")
+    return Profile()
 
 
 @click.command("compare")

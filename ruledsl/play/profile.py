@@ -10,7 +10,8 @@ condition's own function has its span (`_span`). So a line's samples are that
 statement's, with what the engine does for it (moves, dice, lookups) and the defs and
 rules written into it; a def or rule that runs in a function of its own is charged to
 its own lines. A sample with no generated code on its stack is the engine's, outside
-the rules: the Machine between decisions, the agents, setting games up.
+the rules: the agents choosing (a searching agent's own games count on their lines),
+the Machine between decisions, setting games up.
 
 Shares of samples, not times. Only where signals can interrupt this process's main
 thread (POSIX), and only in this process (`--jobs 1`, no Ray).
@@ -22,6 +23,9 @@ import time
 from collections import Counter
 
 from ..errors import printable
+from .agents import RandomAgent, ask_agent
+
+_ASKING = frozenset({ask_agent.__code__, RandomAgent.choose.__code__})  # an agent choosing (simulate's loops)
 
 INTERVAL = 0.001  # seconds of CPU time asked for between samples
 SHOWN = 20  # lines in the text report (the JSON has every line sampled)
@@ -53,6 +57,7 @@ class Profile:
         self.interval = interval
         self.samples = 0
         self.lines: Counter = Counter()  # (path, line) -> samples whose innermost game line it is
+        self.agents = 0  # samples outside the rules while an agent chose (_ASKING on the stack)
         self.cpu = 0.0  # CPU seconds while entered
         self._before = None
 
@@ -79,6 +84,8 @@ class Profile:
             if line is not None:
                 self.lines[line] += 1
                 return
+            if frame.f_code in _ASKING:
+                self.agents += 1
             frame = frame.f_back
 
     def outside(self) -> int:
@@ -88,6 +95,7 @@ class Profile:
     def as_json(self, sources: dict) -> dict:
         """Every line sampled, the most samples first."""
         return {"samples": self.samples, "cpu_seconds": round(self.cpu, 3), "outside_the_rules": self.outside(),
+                "agents_choosing": self.agents,
                 "lines": [{"at": f"{path}:{line}", "samples": n, "text": source_line(sources, path, line)}
                           for (path, line), n in self.lines.most_common()]}
 
@@ -101,7 +109,8 @@ class Profile:
                  "each to the innermost line of the game running"]
         lines += [f"  {share(n)}  {path}:{line}  {source_line(sources, path, line)}"
                   for (path, line), n in self.lines.most_common(top)]
-        lines.append(f"  {share(self.outside())}  outside the rules (the Machine between decisions, agents, set-up)")
+        lines.append(f"  {share(self.outside())}  outside the rules: agents choosing {share(self.agents).strip()}, "
+                     f"the Machine between decisions and set-up {share(self.outside() - self.agents).strip()}")
         return lines
 
 

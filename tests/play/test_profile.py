@@ -63,6 +63,17 @@ def test_without_profile_nothing_samples_and_the_signal_is_given_back(busy):
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
 
 
+def test_the_agents_share_of_the_time_outside_the_rules_is_told_apart(tmp_path):
+    """A game of nothing but decisions among 30 numbers: the random agents' picks (a hash
+    of every label: play/agents.py) are most of its time, and outside the rules."""
+    path = tmp_path / "picks.game"
+    path.write_text('game "Picks" players 2..2\nshared { n: int = 0 }\nrule flow() {\n  repeat 200 {\n'
+                    '    choose x from 1..30 by seat(0) as "number"\n    n = x\n  }\n  end "done" draw\n}\n')
+    profile = json.loads(run_cli("simulate", path, "--games", 60, "--profile", "--json").stdout)["profile"]
+    assert 0 < profile["agents_choosing"] <= profile["outside_the_rules"]
+    assert profile["agents_choosing"] >= profile["samples"] / 4, profile
+
+
 @pytest.mark.parametrize("args", [("--jobs", 2), ("--backend", "ray")])
 def test_profile_samples_this_process_only(busy, args):
     result = run_cli("simulate", busy, "--games", 5, "--profile", *args)
@@ -97,4 +108,5 @@ def test_the_text_shows_the_busiest_lines_then_what_is_outside_the_rules():
     assert "10 samples, one every 4.0 ms" in text[0]
     assert text[1].split() == ["50.0%", "g.game:1", "a"] and text[2].split() == ["30.0%", "g.game:2", "b"]
     assert len(text) == 4 and text[3].split()[:3] == ["10.0%", "outside", "the"]
+    assert "agents choosing 0.0%, the Machine between decisions and set-up 10.0%" in text[3]
     assert [row["at"] for row in profile.as_json({})["lines"]] == ["g.game:1", "g.game:2", "g.game:3"]

@@ -13,7 +13,9 @@ its own lines. A sample with no generated code on its stack is the engine's, out
 the rules: the agents choosing (a searching agent's own games count on their lines),
 the Machine between decisions, setting games up.
 
-Shares of samples, not times. Only where signals can interrupt this process's main
+Shares of samples, not times. Python runs the handler where it next checks for
+signals (a call, a loop's next turn), so straight-line code is charged to the next such
+point, mostly on the same line. Only where signals can interrupt this process's main
 thread (POSIX), and only in this process (`--jobs 1`, no Ray).
 """
 from __future__ import annotations

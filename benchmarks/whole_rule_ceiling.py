@@ -8,8 +8,15 @@ Decision objects. What it leaves out (end-of-game ranking, chance and say report
 clone()) only makes it cheaper, so it bounds what such a compiler could gain.
 
     python3 benchmarks/whole_rule_ceiling.py [--game kuhn_poker] --games 3000   # timings, interleaved
+    python3 benchmarks/whole_rule_ceiling.py --games 30000 --parts   # tic-tac-toe, part by part
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \\
         python3 benchmarks/whole_rule_ceiling.py --games 200 --only generator   # and 0 games
+
+For tic-tac-toe it also plays the rules on a layout of their own (`tic_tac_toe_flat`:
+what a back end specialised to the game could generate) and the hand-written game; with
+`--parts`, the flat layout with less and less of what ruledsl does (the labels, the units
+of work, the free cells recounted, the pauses), each timed: what is left between that and
+the hand-written game is the rules evaluated as written (benchmarks/README.md, "Stop 35").
 
 Stop 12, tic-tac-toe (instructions a game, 200 games minus 0, `--only generator` and
 `--only engine`): generator 0.41M, engine 0.73M: 1.77x. Stop 15, Kuhn poker (3,000
@@ -23,6 +30,7 @@ import random
 import sys
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +73,75 @@ def tic_tac_toe(game, w):
             if all(owner[c] is not None for c in budget.visited(w, cells, None)):
                 game.outcome = ()
                 return
+
+
+class Grid:
+    """tic_tac_toe.game's board as a back end specialised to the game could lay it out,
+    made once per program: cells as numbers, each cell's row and column, and the groups
+    `three_through` counts in (rows, columns, the two diagonals: its fixed attributes)."""
+
+    def __init__(self, program):
+        self.names = list(program.boards["grid"].spaces)
+        attrs, n = program.boards["grid"].attrs_of_space, len(self.names)
+        self.row = [attrs["row"][c] for c in self.names]
+        self.col = [attrs["col"][c] for c in self.names]
+        self.rows = {r: [i for i in range(n) if self.row[i] == r] for r in set(self.row)}
+        self.cols = {k: [i for i in range(n) if self.col[i] == k] for k in set(self.col)}
+        self.diag = [i for i in range(n) if self.row[i] == self.col[i]]
+        self.anti = [i for i in range(n) if self.row[i] + self.col[i] == 2]
+
+
+_GRIDS: dict = {}  # id(program) -> its Grid, made once
+
+
+def tic_tac_toe_flat(labels=True, charges=True, recount=True, pauses=True):
+    """`rule flow()` as a back end specialised to the game's layout could say it (Grid:
+    the owners a list by cell, locals in Python's locals), still evaluating the rules as
+    written (four counts after each mark, the free cells and the full board recounted),
+    charging the same units of work and offering the same decisions (labels and values).
+    Each flag off drops one of those for `--parts`: the labels (the values offered as
+    labels), the units of work, the recount of the free cells (a list kept as cells are
+    marked, as the hand-written game keeps it), the pauses (one call a game, choosing
+    from the game's own Random)."""
+    def flow(game, w):
+        g = _GRIDS.get(id(game.program)) or _GRIDS.setdefault(id(game.program), Grid(game.program))
+        names, row, col, rows, cols, diag, anti = g.names, g.row, g.col, g.rows, g.cols, g.diag, g.anti
+        n = len(names)
+        owner, cells, kept = [None] * n, range(n), list(range(n))
+        while True:
+            if charges:
+                w.work -= 1
+            for p in (0, 1):
+                if charges:
+                    w.work -= 1 + n  # the turn, and the cells visited for the free ones
+                free = [c for c in cells if owner[c] is None] if recount else kept
+                if pauses:
+                    i = yield Pending(p, [names[c] for c in free] if labels else free, free)
+                else:
+                    i = game.rng.randrange(len(free))
+                s = free[i]
+                if not recount:
+                    kept[i] = kept[-1]
+                    kept.pop()
+                owner[s] = p
+                if charges:
+                    w.work -= 1 + 3 + 3  # the def's call, its row and its column
+                won = [owner[c] for c in rows[row[s]]].count(p) == 3
+                if not won:
+                    won = [owner[c] for c in cols[col[s]]].count(p) == 3
+                if not won and row[s] == col[s]:
+                    won = [owner[c] for c in diag].count(p) == 3
+                if not won and row[s] + col[s] == 2:
+                    won = [owner[c] for c in anti].count(p) == 3
+                if won:
+                    game.outcome = (p,)
+                    return
+                if charges:
+                    w.work -= n
+                if None not in owner:
+                    game.outcome = ()
+                    return
+    return flow
 
 
 PASS_BET = ["pass", "bet"]
@@ -121,6 +198,11 @@ def kuhn_poker(game, w):
 
 
 FLOWS = {"tic_tac_toe": tic_tac_toe, "kuhn_poker": kuhn_poker}
+# tic-tac-toe on a layout of its own, then less and less of what ruledsl does (--parts)
+PARTS = {"flat": {}, "flat, no labels": {"labels": False},
+         "flat, no labels, no work charged": {"labels": False, "charges": False},
+         "flat, ... and the free cells kept": {"labels": False, "charges": False, "recount": False},
+         "flat, ... and no pauses": {"labels": False, "charges": False, "recount": False, "pauses": False}}
 
 
 class Game:
@@ -150,13 +232,22 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=sorted(FLOWS), default="tic_tac_toe")
     ap.add_argument("--games", type=int, default=3000)
-    ap.add_argument("--only", choices=["generator", "engine"])
+    ap.add_argument("--only", choices=["generator", "engine", "flat"])
+    ap.add_argument("--parts", action="store_true", help="tic-tac-toe: the flat layout with less and less of "
+                                                         "what ruledsl does, each timed")
     args = ap.parse_args(argv)
     program, flow = program_of(args.game), FLOWS[args.game]
     rng = random.Random(1)
     engines = {"generator": lambda r: generator_playout(program, flow, r),
                "engine": lambda r: bench.ruledsl_playout(program, 2, r)}
+    if args.game == "tic_tac_toe":  # on a layout of its own (--parts: less and less), and by hand
+        for name, flags in (PARTS.items() if args.parts else [("flat", {})]):
+            engines[name] = partial(generator_playout, program, tic_tac_toe_flat(**flags))
+        module = bench.BASELINES[args.game][2]
+        engines["hand-written"] = lambda r: bench.handwritten_game(module, 2, r)[2]
     if args.only:
+        if args.only not in engines:
+            ap.error(f"--only {args.only}: tic-tac-toe only")
         for _ in range(args.games):
             engines[args.only](rng)
         return
@@ -170,7 +261,9 @@ def main(argv=None):
     for name in engines:
         rate = sum(outcomes[name].values()) / spent[name]
         print(f"{name:10} {rate:9.0f} games/s   {bench.describe(outcomes[name])}")
-    print(f"generator/engine = {spent['engine'] / spent['generator']:.2f}x")
+    for name in engines:
+        if name != "engine":
+            print(f"{name}/engine = {spent['engine'] / spent[name]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -96,10 +96,13 @@ def play_and_note(game: str, players: int, games: int, out: str):
         noted.setdefault(short(filename), set()).update(aggregate_lines(source))
         return compiled(source, filename, group)
     deferred.compiled = noting
-    program = load_game(game).program
-    rng = random.Random(1)
-    for _ in range(games):
-        bench.ruledsl_game(program, players, rng)
+    try:
+        program = load_game(game).program
+        rng = random.Random(1)
+        for _ in range(games):
+            bench.ruledsl_game(program, players, rng)
+    finally:
+        deferred.compiled = compiled  # (the tests call this in their own process)
     Path(out).write_text(json.dumps({k: sorted(v) for k, v in noted.items()}))
 
 

@@ -260,7 +260,10 @@ def test_view_ceiling_notes_the_aggregate_lines_of_the_generated_rules(tmp_path)
     an aggregate or call a def: in tic-tac-toe's flow, the cells offered (a filter), the
     three-in-a-row def and the full board (a column read in one call), and no other."""
     out = tmp_path / "lines.json"
+    from ruledsl.compile import deferred
+    compiled = deferred.compiled
     view_ceiling.play_and_note(str(ROOT / "examples" / "tic_tac_toe.game"), 2, 3, str(out))
+    assert deferred.compiled is compiled  # given back
     noted = json.loads(out.read_text())
     flow = next(name for name in noted if name.endswith("tic_tac_toe.game:27:1>"))
     from ruledsl.compile import whole

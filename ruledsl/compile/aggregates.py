@@ -195,10 +195,10 @@ class CollectionGen:
         (attr, key), ot, equal = test, test[0].obj.note.type, c.op == "=="
         if ot.kind == "space" and attr.name not in self.m.boards[ot.name].params:
             return self.column(f"w.spaces[{ot.name!r}][{attr.name!r}]"), key, attr, equal
-        if ot.kind == "card" and attr.name not in self.m.cardsets[ot.name].params:
-            return self.column(f"w.cardf[{attr.name!r}]"), key, attr, equal
         if ot.kind == "card":
-            return self.const(self.p.card_column(attr.name)), key, attr, equal
+            if attr.name in self.m.cardsets[ot.name].params:  # fixed: its column by card id
+                return self.const(self.p.card_column(attr.name)), key, attr, equal
+            return self.column(f"w.cardf[{attr.name!r}]"), key, attr, equal
         return None
 
     def c_Aggregate(self, e):

@@ -91,10 +91,7 @@ class Grid:
         self.anti = [i for i in range(n) if self.row[i] + self.col[i] == 2]
 
 
-_GRIDS: dict = {}  # id(program) -> its Grid, made once
-
-
-def tic_tac_toe_flat(labels=True, charges=True, recount=True, pauses=True):
+def tic_tac_toe_flat(program, labels=True, charges=True, recount=True, pauses=True):
     """`rule flow()` as a back end specialised to the game's layout could say it (Grid:
     the owners a list by cell, locals in Python's locals), still evaluating the rules as
     written (four counts after each mark, the free cells and the full board recounted),
@@ -102,9 +99,10 @@ def tic_tac_toe_flat(labels=True, charges=True, recount=True, pauses=True):
     Each flag off drops one of those for `--parts`: the labels (the values offered as
     labels), the units of work, the recount of the free cells (a list kept as cells are
     marked, as the hand-written game keeps it), the pauses (one call a game, choosing
-    from the game's own Random)."""
+    from the game's own Random). The Grid is made here, once for all the games."""
+    g = Grid(program)
+
     def flow(game, w):
-        g = _GRIDS.get(id(game.program)) or _GRIDS.setdefault(id(game.program), Grid(game.program))
         names, row, col, rows, cols, diag, anti = g.names, g.row, g.col, g.rows, g.cols, g.diag, g.anti
         n = len(names)
         owner, cells, kept = [None] * n, range(n), list(range(n))
@@ -242,7 +240,7 @@ def main(argv=None):
                "engine": lambda r: bench.ruledsl_playout(program, 2, r)}
     if args.game == "tic_tac_toe":  # on a layout of its own (--parts: less and less), and by hand
         for name, flags in (PARTS.items() if args.parts else [("flat", {})]):
-            engines[name] = partial(generator_playout, program, tic_tac_toe_flat(**flags))
+            engines[name] = partial(generator_playout, program, tic_tac_toe_flat(program, **flags))
         module = bench.BASELINES[args.game][2]
         engines["hand-written"] = lambda r: bench.handwritten_game(module, 2, r)[2]
     if args.only:

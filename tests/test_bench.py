@@ -66,7 +66,8 @@ def test_tic_tac_toe_on_a_layout_of_its_own_plays_the_engines_games(parts):
     bounds a back end only if it plays the same game: with the pauses, each seed gives the
     engine's outcome (the same cells offered in the same order); with the free cells kept
     as the hand-written game keeps them (another order), the same outcomes in distribution."""
-    program, flow = ceiling.program_of("tic_tac_toe"), ceiling.tic_tac_toe_flat(**ceiling.PARTS[parts])
+    program = ceiling.program_of("tic_tac_toe")
+    flow = ceiling.tic_tac_toe_flat(program, **ceiling.PARTS[parts])
     ours = [ceiling.generator_playout(program, flow, random.Random(seed)) for seed in range(400)]
     engine = [bench.ruledsl_playout(program, 2, random.Random(seed)) for seed in range(400)]
     if ceiling.PARTS[parts].get("recount", True):

@@ -12,8 +12,11 @@ sampled from one seeded `random.Random`. It then checks that outcome frequencies
 random play agree (a two-proportion z test per outcome). Then it races ruledsl against
 plain-Python implementations of the same rules (benchmarks/handwritten/: tic-tac-toe,
 Mafialand, The Boss), quoting the speed ratio only when game length (two-sample KS),
-end reasons and winners (chi-square) agree. Last it reports playouts per second for
-every game in games/. Nothing here asserts a time: it reports.
+end reasons and winners (chi-square) agree. Every ratio comes with a 95% interval: the
+engines run in interleaved rounds of short slices, and a bootstrap over the rounds (each
+round's slices resampled together, so that load both engines met cancels) says how far
+the ratio could move on this machine in this hour (`ratio_interval`). Last it reports
+playouts per second for every game in games/. Nothing here asserts a time: it reports.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ import time
 from collections import Counter
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -105,20 +109,68 @@ def outcome_of(values) -> tuple:
     return tuple((v > mean) - (v < mean) for v in values)
 
 
+class Measured(NamedTuple):
+    """One engine's measurement: playouts a second over all its slices, the outcomes (or
+    game records) counted, and each round's (playouts, seconds) for ratio_interval."""
+    rate: float
+    outcomes: Counter
+    slices: tuple = ()
+
+
 def measure(playouts: dict, seconds: float, min_games: int, slice_s: float = 0.2) -> dict:
     """Runs each engine's playouts in turn, in short slices, until each has had `seconds`
-    and `min_games`; returns {engine: (games/s, outcomes)}. Interleaving keeps a change in
-    machine load from favouring whichever engine happened to run at a quiet moment."""
-    stats = {name: [0, 0.0, Counter()] for name in playouts}  # games, time, outcomes
-    while any(g < min_games or t < seconds for g, t, _ in stats.values()):
+    and `min_games`; returns {engine: Measured}. Interleaving keeps a change in machine
+    load from favouring whichever engine happened to run at a quiet moment; every engine
+    has a slice in every round, so the rounds pair up (ratio_interval)."""
+    stats = {name: [0, 0.0, Counter(), []] for name in playouts}  # games, time, outcomes, slices
+    while any(g < min_games or t < seconds for g, t, _, _ in stats.values()):
         for name, playout in playouts.items():
             st = stats[name]
-            start = time.perf_counter()
+            start, games = time.perf_counter(), 0
             while time.perf_counter() - start < slice_s:
                 st[2][playout()] += 1
-                st[0] += 1
-            st[1] += time.perf_counter() - start
-    return {name: (g / t, out) for name, (g, t, out) in stats.items()}
+                games += 1
+            spent = time.perf_counter() - start
+            st[0] += games
+            st[1] += spent
+            st[3].append((games, spent))
+    return {name: Measured(g / t, out, tuple(sl)) for name, (g, t, out, sl) in stats.items()}
+
+
+ROUNDS_FOR_INTERVAL = 4  # fewer paired rounds than this: a ratio is quoted without an interval
+
+
+def ratio_interval(ours: Measured, theirs: Measured, confidence: float = 0.95):
+    """(low, high): a bootstrap interval of ours.rate / theirs.rate, each resample of the
+    rounds taking both engines' slices of a round together (scipy.stats.bootstrap,
+    paired), so that a busy moment both met moves neither end; None with fewer than
+    ROUNDS_FOR_INTERVAL rounds. Rounds are treated as independent draws of the machine's
+    state: an hour that is slow throughout moves the interval with it, as it moves the
+    ratio. Percentile intervals, from a fixed seed: the same slices give the same text."""
+    rounds = min(len(ours.slices), len(theirs.slices))
+    if rounds < ROUNDS_FOR_INTERVAL:
+        return None
+    import numpy as np
+    from scipy.stats import bootstrap
+    a = np.array(ours.slices[:rounds], dtype=float)
+    b = np.array(theirs.slices[:rounds], dtype=float)
+
+    def ratio(ga, ta, gb, tb, axis=-1):
+        return (ga.sum(axis) / ta.sum(axis)) / (gb.sum(axis) / tb.sum(axis))
+    found = bootstrap((a[:, 0], a[:, 1], b[:, 0], b[:, 1]), ratio, paired=True, vectorized=True,
+                      confidence_level=confidence, n_resamples=4000, method="percentile",
+                      random_state=np.random.default_rng(0))
+    return float(found.confidence_interval.low), float(found.confidence_interval.high)
+
+
+def ratio_text(ours: Measured, theirs: Measured, digits: int = 2) -> str:
+    """`2.32x (95% 2.25-2.40, 15 rounds)`, or the ratio alone where too few rounds ran."""
+    ratio = ours.rate / theirs.rate
+    interval = ratio_interval(ours, theirs)
+    if interval is None:
+        return f"{ratio:.{digits}f}x"
+    low, high = interval
+    return f"{ratio:.{digits}f}x (95% {low:.{digits}f}-{high:.{digits}f}, {len(ours.slices)} rounds)"
 
 
 # ------------------------------------------------------------------ agreement
@@ -200,22 +252,22 @@ def bench_classic(name: str, args, pyspiel) -> list:
         from ruledsl.openspiel.game import load_game as load_adapted
         adapted = load_adapted(str(ROOT / "examples" / f"{name}.game"), players=2)
         playouts[ADAPTED] = partial(openspiel_playout, adapted, rng)  # what a pyspiel user gets
-    results = measure(playouts, args.seconds, args.games)
-    return [(name, engine, rate, out) for engine, (rate, out) in results.items()]
+    return name, measure(playouts, args.seconds, args.games)
 
 
-def print_classic(rows: list):
-    name, _, ours, ours_out = rows[0]
-    rates = {engine: rate for _, engine, rate, _ in rows}
+def print_classic(name: str, results: dict):
+    ours = results["ruledsl"]
     print(f"\n{name}")
-    print(f"  {'ruledsl':24} {ours:10.0f} playouts/s   {describe(ours_out)}")
-    for _, engine, rate, out in rows[1:]:
-        z, ok = agreement(ours_out, out)
-        print(f"  {engine:24} {rate:10.0f} playouts/s   {describe(out)}")
+    print(f"  {'ruledsl':24} {ours.rate:10.0f} playouts/s   {describe(ours.outcomes)}")
+    for engine, theirs in results.items():
+        if engine == "ruledsl":
+            continue
+        z, ok = agreement(ours.outcomes, theirs.outcomes)
+        print(f"  {engine:24} {theirs.rate:10.0f} playouts/s   {describe(theirs.outcomes)}")
         if engine == ADAPTED:  # the same game through pyspiel's API: compared with OpenSpiel's own
-            ratio = f"{engine}/OpenSpiel C++ = {rate / rates['OpenSpiel C++']:.3f}x"
+            ratio = f"{engine}/OpenSpiel C++ = {ratio_text(theirs, results['OpenSpiel C++'], 3)}"
         else:
-            ratio = f"ruledsl/{engine} = {ours / rate:.2f}x"
+            ratio = f"ruledsl/{engine} = {ratio_text(ours, theirs)}"
         print(f"  {'':24} {ratio}; outcomes {'agree' if ok else 'DISAGREE'} (max |z| {z:.2f})")
 
 
@@ -243,14 +295,13 @@ def print_baseline(name: str, results: dict) -> bool:
     """Prints both engines, the agreement tests, and the speed ratio only if all agree."""
     _, players, _ = BASELINES[name]
     print(f"\n{name}, {players} players: ruledsl against hand-written Python")
-    for engine, (rate, games) in results.items():
+    for engine, (rate, games, _) in results.items():
         print(f"  {engine:14} {rate:10.1f} playouts/s ({sum(games.values())} games)   {summary(games, players)}")
-    checks = distributions_agree(results["ruledsl"][1], results["hand-written"][1])
+    checks = distributions_agree(results["ruledsl"].outcomes, results["hand-written"].outcomes)
     for what, text, ok in checks:
         print(f"  {'':14} {what:12} {text:34} {'agree' if ok else 'DISAGREE'}")
     if all(ok for _, _, ok in checks):
-        ratio = results["ruledsl"][0] / results["hand-written"][0]
-        print(f"  {'':14} ruledsl/hand-written = {ratio:.3f}x")
+        print(f"  {'':14} ruledsl/hand-written = {ratio_text(results['ruledsl'], results['hand-written'], 3)}")
         return True
     print(f"  {'':14} the two disagree in distribution (p < {ALPHA}): no speed ratio quoted")
     return False
@@ -305,7 +356,7 @@ def main(argv=None):
         print("open_spiel is not installed: ruledsl figures only (pip install -e '.[bench]')")
     for name in args.only or CLASSICS:
         if name in CLASSICS:
-            print_classic(bench_classic(name, args, pyspiel))
+            print_classic(*bench_classic(name, args, pyspiel))
     if not args.no_baselines:
         for name in args.only or BASELINES:
             if name in BASELINES:

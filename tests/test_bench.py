@@ -193,13 +193,13 @@ def test_distribution_check_pools_rare_categories_and_sees_a_shift():
 
 def test_no_speed_ratio_is_quoted_when_the_distributions_disagree(capsys, ruledsl_tic_tac_toe):
     broken = sample(handwritten(tic_tac_toe, 2, lines_through=NO_DIAGONALS), 4000, "hand-written")
-    assert not bench.print_baseline("tic_tac_toe", {"ruledsl": (1000.0, ruledsl_tic_tac_toe),
-                                                    "hand-written": (20000.0, broken)})
+    assert not bench.print_baseline("tic_tac_toe", {"ruledsl": bench.Measured(1000.0, ruledsl_tic_tac_toe),
+                                                    "hand-written": bench.Measured(20000.0, broken)})
     out = capsys.readouterr().out
     assert "DISAGREE" in out and "no speed ratio quoted" in out and "ruledsl/hand-written =" not in out
     right = sample(handwritten(tic_tac_toe, 2), 4000, "hand-written")
-    assert bench.print_baseline("tic_tac_toe", {"ruledsl": (1000.0, ruledsl_tic_tac_toe),
-                                                "hand-written": (20000.0, right)})
+    assert bench.print_baseline("tic_tac_toe", {"ruledsl": bench.Measured(1000.0, ruledsl_tic_tac_toe),
+                                                "hand-written": bench.Measured(20000.0, right)})
     assert "ruledsl/hand-written = 0.050x" in capsys.readouterr().out
 
 
@@ -311,3 +311,41 @@ def test_view_ceiling_reports_shares_under_py_spy():
     shares = [float(m) for m in re.findall(r"^\s+([\d.]+)%", out.stdout, re.M)]
     assert len(shares) == 3 and abs(sum(shares) - 100) < 0.5 and shares[1] > 0
     assert "at most" in out.stdout
+
+
+def slices(rates, seconds=0.2) -> tuple:
+    """(playouts, seconds) of rounds run at these rates."""
+    return tuple((round(r * seconds), seconds) for r in rates)
+
+
+def test_the_ratio_interval_pairs_rounds_so_load_both_engines_met_cancels():
+    """Half the rounds ran on a busy machine (both engines at half their speed): the
+    ratio is 2 in every round, so a paired interval is tight around 2; resampling each
+    engine's rounds apart would mix busy and quiet rounds and span far wider."""
+    load = [1.0, 0.5] * 10
+    ours = bench.Measured(0, Counter(), slices([2000 * f for f in load]))
+    theirs = bench.Measured(0, Counter(), slices([1000 * f for f in load]))
+    low, high = bench.ratio_interval(ours, theirs)
+    assert 1.99 < low <= 2.0 <= high < 2.01
+    noisy = bench.Measured(0, Counter(), slices([2000 * f * (1.1 if i % 3 else 0.9) for i, f in enumerate(load)]))
+    low, high = bench.ratio_interval(noisy, theirs)
+    assert low < 2.0 < high and 0.02 < high - low < 0.3
+
+
+def test_a_ratio_is_quoted_with_its_interval_and_alone_when_few_rounds_ran():
+    ours = bench.Measured(3010.0, Counter(), slices([3000, 2900, 3100, 3000, 3050]))
+    theirs = bench.Measured(1000.0, Counter(), slices([1000] * 5))
+    text = bench.ratio_text(ours, theirs)
+    low, high = (float(x) for x in re.fullmatch(r"3\.01x \(95% ([\d.]+)-([\d.]+), 5 rounds\)", text).groups())
+    assert 2.9 <= low < 3.01 < high <= 3.1
+    assert bench.ratio_text(bench.Measured(3000.0, Counter(), slices([3000] * 3)),
+                            bench.Measured(1000.0, Counter(), slices([1000] * 3))) == "3.00x"
+
+
+def test_measure_gives_every_engine_a_slice_in_every_round():
+    count = iter(range(10**9))
+    measured = bench.measure({"a": lambda: next(count) % 2, "b": lambda: 0}, seconds=0.03, min_games=5, slice_s=0.01)
+    assert len(measured["a"].slices) == len(measured["b"].slices) >= 3
+    for m in measured.values():
+        assert sum(g for g, _ in m.slices) == sum(m.outcomes.values())
+        assert m.rate == pytest.approx(sum(g for g, _ in m.slices) / sum(t for _, t in m.slices))

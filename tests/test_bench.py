@@ -349,3 +349,55 @@ def test_measure_gives_every_engine_a_slice_in_every_round():
     for m in measured.values():
         assert sum(g for g, _ in m.slices) == sum(m.outcomes.values())
         assert m.rate == pytest.approx(sum(g for g, _ in m.slices) / sum(t for _, t in m.slices))
+
+
+_floor_spec = importlib.util.spec_from_file_location("floor", ROOT / "benchmarks" / "floor.py")
+floor = importlib.util.module_from_spec(_floor_spec)
+_floor_spec.loader.exec_module(floor)
+
+
+class Counting(random.Random):
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.calls = 0
+
+    def randrange(self, *args):
+        self.calls += 1
+        return super().randrange(*args)
+
+
+def test_the_floor_games_make_exactly_their_decisions_and_nothing_else():
+    """The per-decision floor divides by DECISIONS: the game of decisions alone makes that
+    many (ruledsl's steps, one randrange each, nothing else drawn), and so does Python's."""
+    rng = Counting(1)
+    steps, reason, _ = bench.ruledsl_game(floor.floor_program(40), 2, rng)
+    assert (steps, reason, rng.calls) == (40, "done", 40)
+    rng = Counting(1)
+    floor.python_decisions(40, rng)
+    assert rng.calls == 40
+    rng = Counting(1)  # a game's floor runs no rule: no decision, no shuffle
+    program = bench.load_game(str(ROOT / "examples" / "kuhn_poker.game")).program
+    assert floor.game_floor(program, 2, rng) == 0 and rng.calls == 0
+
+
+def test_the_floor_bound_divides_the_anchor_by_the_floor_of_a_game_of_that_many_decisions(monkeypatch):
+    rates = {"ruledsl": 100.0, "anchor": 400.0, "game": 1e5, "decisions": 1e3, "python": 1e4}  # games/s
+    records = Counter({(10, "x", (1, -1)): 3, (30, "x", (-1, 1)): 1})  # 15 decisions a game on average
+    monkeypatch.setattr(floor.bench, "measure", lambda playouts, *a, **k: {  # (floor's own import of bench.py)
+        name: bench.Measured(rates[name], records if name == "ruledsl" else Counter()) for name in playouts})
+    row = floor.bound("the_boss", 0.01, None, None)
+    assert row["decisions"] == 15 and row["decision_us"] == pytest.approx(1000 / floor.DECISIONS)
+    assert row["floor_us"] == pytest.approx(10 + 15 * row["decision_us"])  # 10 us a game, 1 us a decision
+    assert row["best"] == pytest.approx(2500 / row["floor_us"]) and row["now"] == pytest.approx(0.25)
+    assert "best ratio with rules, dice and shuffles free: 100.00x" in floor.report(row)
+    below = floor.report(dict(row, target=0.8, best=0.5))
+    assert "0.50x (BELOW the target)" in below and "above" not in below
+
+
+@pytest.mark.slow  # a real run, a few hundredths of a second an engine
+def test_floor_reports_each_anchor_it_can_run(capsys):
+    floor.main(["--seconds", "0.02", "--only", "the_boss", "--only", "kuhn_poker"])
+    out = capsys.readouterr().out
+    assert "the_boss, 3 players, against hand-written" in out and "best ratio with rules" in out
+    assert ("kuhn_poker, 2 players, against OpenSpiel Python; target 2.0x" in out) \
+        == (bench.load_openspiel() is not None)

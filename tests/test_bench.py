@@ -401,3 +401,20 @@ def test_floor_reports_each_anchor_it_can_run(capsys):
     assert "the_boss, 3 players, against hand-written" in out and "best ratio with rules" in out
     assert ("kuhn_poker, 2 players, against OpenSpiel Python; target 2.0x" in out) \
         == (bench.load_openspiel() is not None)
+
+
+_ab_spec = importlib.util.spec_from_file_location("ab", ROOT / "benchmarks" / "ab.py")
+ab = importlib.util.module_from_spec(_ab_spec)
+_ab_spec.loader.exec_module(ab)
+
+
+def test_ab_quotes_an_interval_of_the_median_from_four_rounds_on():
+    args = type("Args", (), {"game": "g.game", "way": "machine", "players": 2, "rounds": 6, "seconds": 1.0,
+                             "base": "HEAD"})()
+    args.rounds = 9
+    steady = ab.report(args, [(100.0, 105.0)] * 8 + [(100.0, 300.0)])  # one round on a quiet moment: the median holds
+    assert steady.endswith("working tree / base 1.050x (rounds 1.050..3.000, 95% of the median 1.050..1.050)")
+    spread = ab.median_interval([0.9, 1.0, 1.1, 1.2, 1.3, 1.4])
+    assert 0.9 <= spread[0] < 1.15 < spread[1] <= 1.4
+    args.rounds = 3
+    assert ab.report(args, [(100.0, 105.0)] * 3).endswith("(rounds 1.050..1.050)")

@@ -9,7 +9,7 @@ turn in separate processes, round after round.
 The machine is shared and noisy, so one timing says little; alternating the two sides
 (base first in even rounds, the working tree first in odd ones) exposes both to the same
 load, and the spread of the per-round ratios says how far to trust their median (from
-4 rounds on, with a 95% bootstrap interval of the median: `median_interval`). Each
+4 rounds on, with a 95% bootstrap interval of the median: bench.median_interval). Each
 side runs from a folder of its own whose path is as long as the other's (instructions.py
 found that the path's length alone moves short games); each process loads the game,
 plays 3 games to warm up, then random playouts (bench.py's loops, seed 1; with
@@ -27,6 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench import median_interval
 from instructions import BASE_PREFIX, WORK_PREFIX, copy_working_tree, export
 
 TIMED = """
@@ -87,24 +88,16 @@ def rounds(base: Path, work: Path, args) -> list:
 ROUNDS_FOR_INTERVAL = 4  # fewer rounds: the median ratio and the rounds' range alone
 
 
-def median_interval(ratios: list, confidence: float = 0.95):
-    """(low, high): a bootstrap interval of the rounds' median ratio (scipy.stats.bootstrap,
-    percentile, a fixed seed: the same rounds give the same text), or None with fewer than
-    ROUNDS_FOR_INTERVAL rounds."""
-    if len(ratios) < ROUNDS_FOR_INTERVAL:
-        return None
-    import numpy as np
-    from scipy.stats import bootstrap
-    found = bootstrap((np.array(ratios),), np.median, confidence_level=confidence, n_resamples=4000,
-                      method="percentile", random_state=np.random.default_rng(0))
-    return float(found.confidence_interval.low), float(found.confidence_interval.high)
+def interval_of(ratios: list):
+    """bench.median_interval of the rounds' ratios, or None with fewer than ROUNDS_FOR_INTERVAL."""
+    return median_interval(ratios) if len(ratios) >= ROUNDS_FOR_INTERVAL else None
 
 
 def report(args, results: list) -> str:
     ratios = sorted(w / b for b, w in results)
     through = {"openspiel": " through the OpenSpiel adapter", "simulate": " as ruledsl simulate plays"}.get(
         args.way, f" as ruledsl simulate plays with seat 0 {args.way.split('=')[-1]}" if "=" in args.way else "")
-    interval = median_interval(ratios)
+    interval = interval_of(ratios)
     within = "" if interval is None else f", 95% of the median {interval[0]:.3f}..{interval[1]:.3f}"
     return (f"{args.game}{through}, {args.players} players, {args.rounds} rounds of {args.seconds} s: "
             f"{args.base} {statistics.median(b for b, _ in results):,.1f} playouts/s, working tree "

@@ -119,6 +119,39 @@ def against(other: Path, files: list, rounds: int, instructions: bool) -> None:
         print(f"  {str(tree):40} " + "  ".join(f"{case} {cell}" for case, cell in zip(cases, cells)))
 
 
+def check_command(files: list) -> list:
+    """`ruledsl check FILES` as a child process runs it: the installed command, else -m."""
+    script = os.path.join(os.path.dirname(sys.executable), "ruledsl")
+    check = [sys.executable, script] if os.path.exists(script) else [sys.executable, "-m", "ruledsl"]
+    return [*check, "check", *files]
+
+
+def use_this_tree(no_pyc: bool = False) -> None:
+    """This process's environment, for its children: this tree's ruledsl first on the path
+    (also when the installed command, an editable install, points at another checkout: a
+    worktree of an older commit measures that commit), and Python's own bytecode cache
+    (__pycache__) as an installed package has it: written by a first run, even where
+    PYTHONDONTWRITEBYTECODE is set (as in some sandboxes), unless `no_pyc`."""
+    base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE" or no_pyc}
+    base_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), base_env.get("PYTHONPATH")]))
+    os.environ.clear()
+    os.environ.update(base_env)
+
+
+def timed_rounds(check: list, rounds: int, tmp: str) -> dict:
+    """{case: [CPU seconds of each round]} of `python3 -c pass` and the three cases,
+    interleaved round by round; each round's cache folder in `tmp`."""
+    subprocess.run(check, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)  # the bytecode cache written
+    times = {"python3 -c pass": [], "(a) no cache": [], "(b) empty cache": [], "(c) warm cache": []}
+    for i in range(rounds):
+        folder = os.path.join(tmp, f"cache{i}")
+        times["python3 -c pass"].append(cpu_of([sys.executable, "-c", "pass"], dict(os.environ)))
+        times["(a) no cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR="")))
+        times["(b) empty cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR=folder)))
+        times["(c) warm cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR=folder)))
+    return times
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*")
@@ -131,30 +164,15 @@ def main():
                         help="keep PYTHONDONTWRITEBYTECODE if set: ruledsl's modules compiled from source each run")
     args = parser.parse_args()
     files = args.files or sorted(glob.glob(str(ROOT / "games" / "*.game")))
-    script = os.path.join(os.path.dirname(sys.executable), "ruledsl")  # the installed command, else -m
-    check = [sys.executable, script] if os.path.exists(script) else [sys.executable, "-m", "ruledsl"]
-    check += ["check", *files]
-    times = {"python3 -c pass": [], "(a) no cache": [], "(b) empty cache": [], "(c) warm cache": []}
-    # Python's own bytecode cache (__pycache__) as an installed package has it: written
-    # by a first run, even where PYTHONDONTWRITEBYTECODE is set (as in some sandboxes).
-    base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE" or args.no_pyc}
-    # this tree's ruledsl, also when the installed command (an editable install) points at
-    # another checkout: a worktree of an older commit measures that commit
-    base_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), base_env.get("PYTHONPATH")]))
-    os.environ.clear()
-    os.environ.update(base_env)
+    check = check_command(files)
+    use_this_tree(args.no_pyc)
     if args.against is not None:
         return against(args.against, files, args.rounds, args.instructions)
-    subprocess.run([*check[:-len(files)], *files], cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
     if args.instructions:
+        subprocess.run(check, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
         return count_instructions(check)
     with tempfile.TemporaryDirectory() as tmp:
-        for i in range(args.rounds):
-            folder = os.path.join(tmp, f"cache{i}")
-            times["python3 -c pass"].append(cpu_of([sys.executable, "-c", "pass"], dict(os.environ)))
-            times["(a) no cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR="")))
-            times["(b) empty cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR=folder)))
-            times["(c) warm cache"].append(cpu_of(check, dict(os.environ, RULEDSL_CACHE_DIR=folder)))
+        times = timed_rounds(check, args.rounds, tmp)
         base = statistics.median(times["python3 -c pass"])
         print(f"{len(files)} files, {args.rounds} rounds; CPU seconds (user + sys), median [min..max]")
         for name, runs in times.items():
@@ -165,7 +183,6 @@ def main():
             out = subprocess.run([sys.executable, "-c", BREAKDOWN, *files], cwd=ROOT, env=setting, check=True,
                                  capture_output=True, text=True).stdout.strip()
             print(f"one process, {name}: {out}")
-
 
 if __name__ == "__main__":
     main()

@@ -418,3 +418,40 @@ def test_ab_quotes_an_interval_of_the_median_from_four_rounds_on():
     assert 0.9 <= spread[0] < 1.15 < spread[1] <= 1.4
     args.rounds = 3
     assert ab.report(args, [(100.0, 105.0)] * 3).endswith("(rounds 1.050..1.050)")
+
+
+_goals_spec = importlib.util.spec_from_file_location("goals", ROOT / "benchmarks" / "goals.py")
+goals = importlib.util.module_from_spec(_goals_spec)
+_goals_spec.loader.exec_module(goals)
+
+
+@pytest.mark.parametrize("low,high,at_least,said", [
+    (0.82, 0.90, True, "met"), (0.60, 0.79, True, "not met"), (0.78, 0.85, True, "undecided"),
+    (0.80, 0.85, True, "met"),  # at least the goal: its low end on it is enough
+    (0.24, 0.29, False, "met"), (0.31, 0.40, False, "not met"), (0.27, 0.33, False, "undecided"),
+    (0.25, 0.30, False, "undecided"),  # below the goal: its high end on it is not
+])
+def test_a_goal_is_met_only_where_its_whole_interval_is_on_its_side(low, high, at_least, said):
+    assert goals.verdict(low, high, 0.8 if at_least else 0.3, at_least) == said
+
+
+def test_a_ratio_goal_is_judged_by_the_interval_not_the_ratio():
+    theirs = bench.Measured(1000.0, Counter(), slices([1000] * 8))
+    steady = bench.Measured(2100.0, Counter(), slices([2100] * 8))
+    assert goals.ratio_row("k", steady, theirs, 2.0)[1:] == ("2.100x [2.100-2.100]", ">= 2.0x", "met")
+    rates = [1500, 2700, 1600, 2600, 1700, 2500, 1800, 2400]  # 2.1x on the whole, but from round to round 1.5-2.7x
+    shaky = bench.Measured(sum(rates) / 8, Counter(), slices(rates))
+    assert goals.ratio_row("k", shaky, theirs, 2.0)[3] == "undecided"
+    assert goals.ratio_row("k", steady, bench.Measured(1000.0, Counter(), slices([1000] * 3)), 2.0)[3] \
+        == "undecided"  # too few rounds to tell
+
+
+@pytest.mark.slow  # real playouts, cold checks and a pytest run, each as short as it can be
+def test_goals_reports_every_goal_with_a_verdict(capsys):
+    goals.main(["--seconds", "0.05", "--games", "20", "--hw-games", "20", "--rounds", "2"])
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].split() == ["goal", "measured", "[95%]", "target", "verdict"]
+    names = ["mafialand 3p", "tic_tac_toe", "kuhn_poker", "cold check (a)", "cold check (b)", "--jobs 2"]
+    assert [next(n for n in names if row.startswith(n)) for row in rows[1:]] == names
+    assert all(row.rstrip().endswith(("met", "not met", "undecided", "not measured")) for row in rows[1:])
+    assert re.search(r"its test passes\s+parsed once\s+met$", rows[-1])

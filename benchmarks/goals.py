@@ -1,0 +1,130 @@
+"""Issue 12's goals, each measured now and judged by its 95% interval.
+
+    python3 benchmarks/goals.py [--seconds 3] [--rounds 7]
+
+- Mafialand, 3 players: >= 0.8x hand-written Python (quoted only where the two agree in
+  game length, end reasons and winners, as bench.py quotes it);
+- tic-tac-toe: >= 1.0x OpenSpiel's C++ game; Kuhn poker: >= 2x OpenSpiel's pure Python;
+- `ruledsl check games/*.game` cold, one process: < 0.3 s of CPU beyond interpreter
+  start, (a) without a cache folder and (b) with an empty one (cold_check.py's rounds);
+- `--jobs 2` does not re-parse the game per worker: its test, run here.
+
+A goal is **met** where its whole interval is on the goal's side, **not met** where it is
+wholly on the other, and **undecided** where the interval straddles it (run again, longer).
+The ratios come from bench.py's interleaved rounds (ratio_interval); the cold check's
+interval is a bootstrap of the median over its rounds. One machine, one hour: a verdict
+says what this run can tell, not what another day will read. Needs OpenSpiel for the
+classics (pip install -e '.[bench]'); without it those goals say so.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from functools import partial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench  # noqa: E402
+import cold_check  # noqa: E402
+
+COLD_LIMIT = 0.3  # CPU seconds beyond interpreter start
+JOBS_TEST = "tests/play/test_simulate.py::test_with_several_processes_the_game_is_parsed_checked_and_compiled_once"
+
+
+def verdict(low: float, high: float, goal: float, at_least: bool = True) -> str:
+    """met / not met / undecided, for an interval (low, high) against `goal` (the value
+    must be at least the goal, or with `at_least` False below it)."""
+    if at_least:
+        return "met" if low >= goal else "not met" if high < goal else "undecided"
+    return "met" if high < goal else "not met" if low >= goal else "undecided"
+
+
+def ratio_row(what: str, ours: bench.Measured, theirs: bench.Measured, goal: float) -> tuple:
+    interval = bench.ratio_interval(ours, theirs)
+    ratio = ours.rate / theirs.rate
+    if interval is None:
+        return what, f"{ratio:.3f}x (too few rounds for an interval)", f">= {goal}x", "undecided"
+    return what, f"{ratio:.3f}x [{interval[0]:.3f}-{interval[1]:.3f}]", f">= {goal}x", verdict(*interval, goal)
+
+
+def classic_rows(args, pyspiel) -> list:
+    """tic-tac-toe against OpenSpiel's C++ game and Kuhn poker against its Python one."""
+    rows = []
+    for name, engine, spiel_name, goal in (("tic_tac_toe", "OpenSpiel C++", "tic_tac_toe", 1.0),
+                                           ("kuhn_poker", "OpenSpiel Python", "python_kuhn_poker", 2.0)):
+        what = f"{name} / {engine}"
+        if pyspiel is None:
+            rows.append((what, "OpenSpiel is not installed", f">= {goal}x", "not measured"))
+            continue
+        program = bench.load_game(str(bench.ROOT / "examples" / f"{name}.game")).program
+        rng = random.Random(f"goals:{name}")
+        measured = bench.measure({"ruledsl": partial(bench.ruledsl_playout, program, 2, rng),
+                                  engine: partial(bench.openspiel_playout, pyspiel.load_game(spiel_name), rng)},
+                                 args.seconds, args.games)
+        rows.append(ratio_row(what, measured["ruledsl"], measured[engine], goal))
+    return rows
+
+
+def mafialand_row(args) -> tuple:
+    path, players, module = bench.BASELINES["mafialand"]
+    program = bench.load_game(str(bench.ROOT / path)).program
+    rng = random.Random("goals:mafialand")
+    measured = bench.measure({"ruledsl": partial(bench.ruledsl_game, program, players, rng),
+                              "hand-written": partial(bench.handwritten_game, module, players, rng)},
+                             args.seconds, args.hw_games)
+    what = "mafialand 3p / hand-written"
+    failing = [w for w, _, ok in bench.distributions_agree(measured["ruledsl"].outcomes,
+                                                           measured["hand-written"].outcomes) if not ok]
+    if failing:
+        return what, f"the two disagree in {', '.join(failing)}: no ratio", ">= 0.8x", "not measured"
+    return ratio_row(what, measured["ruledsl"], measured["hand-written"], 0.8)
+
+
+def cold_rows(rounds: int) -> list:
+    files = sorted(glob.glob(str(bench.ROOT / "games" / "*.game")))
+    cold_check.use_this_tree()
+    with tempfile.TemporaryDirectory() as tmp:
+        times = cold_check.timed_rounds(cold_check.check_command(files), rounds, tmp)
+    rows = []
+    for case in ("(a) no cache", "(b) empty cache"):
+        beyond = [run - start for run, start in zip(times[case], times["python3 -c pass"])]
+        low, high = bench.median_interval(beyond)
+        median = statistics.median(beyond)
+        rows.append((f"cold check {case}", f"{median:.3f} s [{low:.3f}-{high:.3f}]", f"< {COLD_LIMIT} s",
+                     verdict(low, high, COLD_LIMIT, at_least=False)))
+    return rows
+
+
+def jobs_row() -> tuple:
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", JOBS_TEST],
+                         cwd=bench.ROOT, capture_output=True, text=True)
+    passed = out.returncode == 0
+    return ("--jobs 2 parses once", "its test passes" if passed else "its test FAILS", "parsed once",
+            "met" if passed else "not met")
+
+
+def table(rows: list) -> str:
+    widths = [max(len(str(row[i])) for row in rows) for i in range(4)]
+    return "\n".join("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per engine for each ratio")
+    ap.add_argument("--games", type=int, default=2000, help="least playouts per engine for a classic")
+    ap.add_argument("--hw-games", type=int, default=500, help="least playouts per engine for Mafialand")
+    ap.add_argument("--rounds", type=int, default=7, help="rounds of the cold check")
+    args = ap.parse_args(argv)
+    pyspiel = bench.load_openspiel()
+    rows = [("goal", "measured [95%]", "target", "verdict"), mafialand_row(args), *classic_rows(args, pyspiel),
+            *cold_rows(args.rounds), jobs_row()]
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench import median_interval
+from bench import ROUNDS_FOR_INTERVAL, median_interval
 from instructions import BASE_PREFIX, WORK_PREFIX, copy_working_tree, export
 
 TIMED = """
@@ -85,11 +85,9 @@ def rounds(base: Path, work: Path, args) -> list:
     return out
 
 
-ROUNDS_FOR_INTERVAL = 4  # fewer rounds: the median ratio and the rounds' range alone
-
-
 def interval_of(ratios: list):
-    """bench.median_interval of the rounds' ratios, or None with fewer than ROUNDS_FOR_INTERVAL."""
+    """bench.median_interval of the rounds' ratios, or None with fewer than ROUNDS_FOR_INTERVAL
+    (bench.py's: the median ratio and the rounds' range alone)."""
     return median_interval(ratios) if len(ratios) >= ROUNDS_FOR_INTERVAL else None
 
 

@@ -251,7 +251,7 @@ def load_openspiel():
     return pyspiel
 
 
-def bench_classic(name: str, args, pyspiel) -> list:
+def bench_classic(name: str, args, pyspiel) -> tuple:
     program = load_game(str(ROOT / "examples" / f"{name}.game")).program
     rng = random.Random(f"bench:{name}")
     playouts = {"ruledsl": lambda: ruledsl_playout(program, 2, rng)}

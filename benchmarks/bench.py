@@ -50,6 +50,12 @@ BASELINES = {  # name -> (game file, players, hand-written module)
     "mafialand": ("games/mafialand.game", 3, mafialand),
     "the_boss": ("games/the_boss.game", 3, the_boss),
 }
+SPIEL_ENGINES = ("OpenSpiel C++", "OpenSpiel Python")  # in the order of CLASSICS' names
+TARGETS = {  # issue 12's ratio goals: game -> (the anchor it is raced against, the least ratio)
+    "mafialand": ("hand-written", 0.8),
+    "tic_tac_toe": ("OpenSpiel C++", 1.0),
+    "kuhn_poker": ("OpenSpiel Python", 2.0),
+}
 ADAPTED = "ruledsl via pyspiel"  # the .game file through ruledsl's OpenSpiel adapter (ruledsl.openspiel)
 ALPHA = 0.001  # a test of agreement fails below this p-value (three tests a game)
 
@@ -76,6 +82,11 @@ def ruledsl_game(program, players: int, rng: random.Random) -> tuple:
     while m.pending is not None:
         m.choose_index(rng.randrange(len(m.pending.labels)))
     return m.steps, m.result.reason, outcome_of([1 if s in m.result.winners else 0 for s in range(players)])
+
+
+def game_of(name: str) -> tuple:
+    """(path from the repository's root, players) of a baseline or classic by its name."""
+    return BASELINES[name][:2] if name in BASELINES else (f"examples/{name}.game", 2)
 
 
 def ruledsl_playout(program, players: int, rng: random.Random) -> tuple:
@@ -251,17 +262,20 @@ def load_openspiel():
     return pyspiel
 
 
-def bench_classic(name: str, args, pyspiel) -> tuple:
+def bench_classic(name: str, args, pyspiel, engines=(*SPIEL_ENGINES, ADAPTED)) -> tuple:
+    """(name, measure's results) of ruledsl and, with pyspiel, each of `engines` that this
+    classic has."""
     program = load_game(str(ROOT / "examples" / f"{name}.game")).program
     rng = random.Random(f"bench:{name}")
     playouts = {"ruledsl": lambda: ruledsl_playout(program, 2, rng)}
     if pyspiel is not None:
-        for engine, spiel_name in zip(("OpenSpiel C++", "OpenSpiel Python"), CLASSICS[name]):
-            if spiel_name is not None:
+        for engine, spiel_name in zip(SPIEL_ENGINES, CLASSICS[name]):
+            if spiel_name is not None and engine in engines:
                 playouts[engine] = partial(openspiel_playout, pyspiel.load_game(spiel_name), rng)
-        from ruledsl.openspiel.game import load_game as load_adapted
-        adapted = load_adapted(str(ROOT / "examples" / f"{name}.game"), players=2)
-        playouts[ADAPTED] = partial(openspiel_playout, adapted, rng)  # what a pyspiel user gets
+        if ADAPTED in engines:
+            from ruledsl.openspiel.game import load_game as load_adapted
+            adapted = load_adapted(str(ROOT / "examples" / f"{name}.game"), players=2)
+            playouts[ADAPTED] = partial(openspiel_playout, adapted, rng)  # what a pyspiel user gets
     return name, measure(playouts, args.seconds, args.games)
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -46,22 +45,13 @@ rule flow() {{
   end "done" draw
 }}
 """
-# name -> (game file, players, anchor engine, its target ratio or None)
-ANCHORS = {
-    "mafialand": ("games/mafialand.game", 3, "hand-written", 0.8),
-    "the_boss": ("games/the_boss.game", 3, "hand-written", None),
-    "tic_tac_toe": ("examples/tic_tac_toe.game", 2, "OpenSpiel C++", 1.0),
-    "kuhn_poker": ("examples/kuhn_poker.game", 2, "OpenSpiel Python", 2.0),
-}
-SPIEL_NAMES = {("tic_tac_toe", "OpenSpiel C++"): "tic_tac_toe", ("kuhn_poker", "OpenSpiel Python"): "python_kuhn_poker"}
+ANCHORS = {"mafialand": "hand-written", "the_boss": "hand-written", "tic_tac_toe": "OpenSpiel C++",
+           "kuhn_poker": "OpenSpiel Python"}  # game -> the engine it is held against (bench.game_of: file, players)
 
 
 def floor_program(decisions: int = DECISIONS):
     """The program of a game of `decisions` decisions and nothing else."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "decisions.game"
-        path.write_text(FLOOR_GAME.format(n=decisions))
-        return load_game(str(path)).program
+    return load_game("decisions.game", files={"decisions.game": FLOOR_GAME.format(n=decisions)}).program
 
 
 def game_floor(program, players: int, rng: random.Random):
@@ -85,13 +75,12 @@ def python_decisions(decisions: int, rng: random.Random):
 
 def anchor_playout(name: str, engine: str, pyspiel):
     """The anchor's playout (bench.py's loops), or None where it isn't installed."""
-    path, players, _, _ = ANCHORS[name]
     if engine == "hand-written":
-        module = bench.BASELINES[name][2]
+        _, players, module = bench.BASELINES[name]
         return lambda rng: bench.handwritten_game(module, players, rng)
     if pyspiel is None:
         return None
-    game = pyspiel.load_game(SPIEL_NAMES[(name, engine)])
+    game = pyspiel.load_game(bench.CLASSICS[name][bench.SPIEL_ENGINES.index(engine)])
     return lambda rng: bench.openspiel_playout(game, rng)
 
 
@@ -103,7 +92,8 @@ def mean_decisions(records) -> float:
 
 def bound(name: str, seconds: float, pyspiel, decisions_program) -> dict | None:
     """The measurements of one anchor and the best ratio they allow; None without the anchor."""
-    path, players, engine, target = ANCHORS[name]
+    (path, players), engine = bench.game_of(name), ANCHORS[name]
+    target = bench.TARGETS.get(name, (engine, None))[1]
     anchor = anchor_playout(name, engine, pyspiel)
     if anchor is None:
         return None
@@ -148,7 +138,7 @@ def main(argv=None):
     decisions_program = floor_program()
     for name in args.only or ANCHORS:
         row = bound(name, args.seconds, pyspiel, decisions_program)
-        print(report(row) if row else f"\n{name}: {ANCHORS[name][2]} is not installed (pip install -e '.[bench]')")
+        print(report(row) if row else f"\n{name}: {ANCHORS[name]} is not installed (pip install -e '.[bench]')")
 
 
 if __name__ == "__main__":

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import glob
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
-from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -52,37 +50,26 @@ def ratio_row(what: str, ours: bench.Measured, theirs: bench.Measured, goal: flo
     return what, f"{ratio:.3f}x [{interval[0]:.3f}-{interval[1]:.3f}]", f">= {goal}x", verdict(*interval, goal)
 
 
-def classic_rows(args, pyspiel) -> list:
-    """tic-tac-toe against OpenSpiel's C++ game and Kuhn poker against its Python one."""
+def ratio_rows(args, pyspiel) -> list:
+    """Each of bench.TARGETS against its anchor, measured as bench.py measures it."""
     rows = []
-    for name, engine, spiel_name, goal in (("tic_tac_toe", "OpenSpiel C++", "tic_tac_toe", 1.0),
-                                           ("kuhn_poker", "OpenSpiel Python", "python_kuhn_poker", 2.0)):
-        what = f"{name} / {engine}"
-        if pyspiel is None:
+    for name, (engine, goal) in bench.TARGETS.items():
+        what = f"{name} {bench.game_of(name)[1]}p / {engine}"
+        if engine == "hand-written":
+            measured = bench.bench_baseline(name, args)
+            failing = [w for w, _, ok in bench.distributions_agree(measured["ruledsl"].outcomes,
+                                                                   measured[engine].outcomes) if not ok]
+            if failing:
+                rows.append((what, f"the two disagree in {', '.join(failing)}: no ratio", f">= {goal}x",
+                             "not measured"))
+                continue
+        elif pyspiel is None:
             rows.append((what, "OpenSpiel is not installed", f">= {goal}x", "not measured"))
             continue
-        program = bench.load_game(str(bench.ROOT / "examples" / f"{name}.game")).program
-        rng = random.Random(f"goals:{name}")
-        measured = bench.measure({"ruledsl": partial(bench.ruledsl_playout, program, 2, rng),
-                                  engine: partial(bench.openspiel_playout, pyspiel.load_game(spiel_name), rng)},
-                                 args.seconds, args.games)
+        else:
+            measured = bench.bench_classic(name, args, pyspiel, engines=(engine,))[1]
         rows.append(ratio_row(what, measured["ruledsl"], measured[engine], goal))
     return rows
-
-
-def mafialand_row(args) -> tuple:
-    path, players, module = bench.BASELINES["mafialand"]
-    program = bench.load_game(str(bench.ROOT / path)).program
-    rng = random.Random("goals:mafialand")
-    measured = bench.measure({"ruledsl": partial(bench.ruledsl_game, program, players, rng),
-                              "hand-written": partial(bench.handwritten_game, module, players, rng)},
-                             args.seconds, args.hw_games)
-    what = "mafialand 3p / hand-written"
-    failing = [w for w, _, ok in bench.distributions_agree(measured["ruledsl"].outcomes,
-                                                           measured["hand-written"].outcomes) if not ok]
-    if failing:
-        return what, f"the two disagree in {', '.join(failing)}: no ratio", ">= 0.8x", "not measured"
-    return ratio_row(what, measured["ruledsl"], measured["hand-written"], 0.8)
 
 
 def cold_rows(rounds: int) -> list:
@@ -121,8 +108,8 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=7, help="rounds of the cold check")
     args = ap.parse_args(argv)
     pyspiel = bench.load_openspiel()
-    rows = [("goal", "measured [95%]", "target", "verdict"), mafialand_row(args), *classic_rows(args, pyspiel),
-            *cold_rows(args.rounds), jobs_row()]
+    rows = [("goal", "measured [95%]", "target", "verdict"), *ratio_rows(args, pyspiel), *cold_rows(args.rounds),
+            jobs_row()]
     print(table(rows))
 
 

@@ -28,7 +28,7 @@ from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlacehol
                                      PropagatePositions)
 from lark.tree import Meta
 
-new_meta = object.__new__  # new_meta(Meta): a Meta without its __init__, which only sets `empty` (set here too)
+new_meta = new_made = object.__new__  # new_meta(Meta): a Meta without its __init__, which only sets `empty` (set here too)
 
 # Levels of nodes a file may nest, and an expression inside a string's `{...}` on its
 # own (parse.py). Lark's Transformer, which built the AST before, ran out of Python's
@@ -44,12 +44,11 @@ class TooDeep(Exception):
 
 
 class Made(Tree):
-    """A node the Builder made (`value`), with its position (`meta`) and depth, while its
+    """A node the Builder made (`value`), with its position (`_meta`) and depth, while its
     parent is still being read: a Tree to Lark's chains, which look for positions in
-    Trees."""
+    Trees. Made by `_maker` (no data, no children: Tree's __init__ is not called)."""
 
-    def __init__(self, value, meta: Meta, depth: int):  # no data, no children: Tree's __init__ not called
-        self.value, self._meta, self.depth = value, meta, depth
+    __slots__ = ("value", "_meta", "depth")
 
 
 @functools.lru_cache(maxsize=4)
@@ -142,7 +141,9 @@ def _maker(method, include: tuple, nones: int, first_token: bool, last_token: bo
             values += [None] * nones
         if depth >= MAX_DEPTH:
             raise TooDeep
-        return Made(method(meta, *values), meta, depth + 1)
+        node = new_made(Made)  # (no __init__: one call fewer a node)
+        node.value, node._meta, node.depth = method(meta, *values), meta, depth + 1
+        return node
     return make
 
 

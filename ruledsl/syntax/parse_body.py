@@ -92,23 +92,23 @@ class BodyBuilder(Transformer):
             setattr(self, name, getattr(self, name))
 
     # ------------------------------------------------------------ positions, strings
-    def span(self, meta) -> Span:
+    def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(self.path, 1, 1)
         return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
-    def tspan(self, tok: Token) -> Span:
+    def _tspan(self, tok: Token) -> Span:
         return Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
 
-    def text(self, tok: Token) -> ast.Str:
+    def _text(self, tok: Token) -> ast.Str:
         """A string literal, with each `{expr}` in it read as an expression."""
         try:
             found = pieces(str(tok))
         except LoneBrace as lone:  # its {...} are not read: what they hold is not what was meant
             self.errors.append(Diagnostic(Span(self.path, tok.line, tok.column + 1 + lone.at), "E001", lone.message))
-            return ast.Str(span=self.tspan(tok), parts=())
+            return ast.Str(span=self._tspan(tok), parts=())
         parts = [p if isinstance(p, str) else self._inner_expr(p[0], tok, p[1]) for p in found]
-        return ast.Str(span=self.tspan(tok), parts=tuple(parts))
+        return ast.Str(span=self._tspan(tok), parts=tuple(parts))
 
     def _inner_expr(self, src: str, tok: Token, offset: int):
         """The node of a `{...}` text, and its errors (E005), placed where the text is; a
@@ -119,7 +119,7 @@ class BodyBuilder(Transformer):
             tree = self.read_expr(src, dline, dcol)
             if isinstance(tree, Diagnostic):  # placed where this text is: not kept
                 self.errors.append(tree)
-                return ast.NoneLit(span=self.tspan(tok))
+                return ast.NoneLit(span=self._tspan(tok))
             before = len(self.errors)
             made = self._inner[src] = (self.transform(tree), tuple(self.errors[before:]))
             del self.errors[before:]
@@ -132,94 +132,94 @@ class BodyBuilder(Transformer):
         return stmts
 
     def let_stmt(self, meta, name, value):
-        return ast.Let(span=self.span(meta), name=str(name), value=value)
+        return ast.Let(span=self._span(meta), name=str(name), value=value)
 
     def roll_stmt(self, meta, name, dice):
         count, sides = str(dice).split("d")
-        return ast.Roll(span=self.span(meta), name=str(name), count=int(count or 1), sides=int(sides))
+        return ast.Roll(span=self._span(meta), name=str(name), count=int(count or 1), sides=int(sides))
 
     def expr_stmt(self, meta, target, op, value):
         if op is not None:
-            return ast.Assign(span=self.span(meta), target=target, op=str(op), value=value)
+            return ast.Assign(span=self._span(meta), target=target, op=str(op), value=value)
         if not isinstance(target, ast.Call):
-            self.errors.append(Diagnostic(self.span(meta), "E003", "a statement must be a rule call or an assignment"))
-            return ast.Return(span=self.span(meta))
-        return ast.CallStmt(span=self.span(meta), call=target)
+            self.errors.append(Diagnostic(self._span(meta), "E003", "a statement must be a rule call or an assignment"))
+            return ast.Return(span=self._span(meta))
+        return ast.CallStmt(span=self._span(meta), call=target)
 
     def if_stmt(self, meta, cond, body, *elifs_else):
         *elifs, other = elifs_else
-        return ast.If(span=self.span(meta), branches=((cond, body), *elifs), other=other)
+        return ast.If(span=self._span(meta), branches=((cond, body), *elifs), other=other)
 
     def elif_clause(self, meta, cond, body):
         return (cond, body)  # one of ast.If's branches
 
     def for_stmt(self, meta, var, source, order, direction, start, body):
-        return ast.For(span=self.span(meta), var=str(var), source=source, order=order,
+        return ast.For(span=self._span(meta), var=str(var), source=source, order=order,
                        descending=direction == "desc", start=start, body=body)
 
     def direction(self, meta, word):
         return str(word)
 
     def while_stmt(self, meta, cond, body):
-        return ast.While(span=self.span(meta), cond=cond, body=body)
+        return ast.While(span=self._span(meta), cond=cond, body=body)
 
     def repeat_stmt(self, meta, count, body):
-        return ast.Repeat(span=self.span(meta), count=count, body=body)
+        return ast.Repeat(span=self._span(meta), count=count, body=body)
 
     def loop_stmt(self, meta, body):
-        return ast.Loop(span=self.span(meta), body=body)
+        return ast.Loop(span=self._span(meta), body=body)
 
     def choose_stmt(self, meta, secret, var, source, where, by, label):
-        return ast.Choose(span=self.span(meta), var=str(var), source=source, where=where, by=by,
+        return ast.Choose(span=self._span(meta), var=str(var), source=source, where=where, by=by,
                           label=label_text(label), secret=secret is not None)
 
     def secret(self, meta):
         return True
 
     def menu_stmt(self, meta, by, label, *options):
-        return ast.Menu(span=self.span(meta), by=by, label=label_text(label), options=options)
+        return ast.Menu(span=self._span(meta), by=by, label=label_text(label), options=options)
 
     def option(self, meta, label, guard, body):
-        return ast.Option(span=self.span(meta), label=unquote(label), guard=guard, body=body)
+        return ast.Option(span=self._span(meta), label=unquote(label), guard=guard, body=body)
 
     def may_stmt(self, meta, by, label, guard, body):
-        return ast.May(span=self.span(meta), by=by, label=unquote(label), guard=guard, body=body)
+        return ast.May(span=self._span(meta), by=by, label=unquote(label), guard=guard, body=body)
 
     def window_stmt(self, meta, var, seats, label, guard, body):
-        return ast.Window(span=self.span(meta), var=str(var), seats=seats, label=unquote(label), guard=guard,
+        return ast.Window(span=self._span(meta), var=str(var), seats=seats, label=unquote(label), guard=guard,
                           body=body)
 
     def move_stmt(self, meta, card, dest):
-        return ast.MoveCard(span=self.span(meta), card=card, dest=dest, bottom=False)
+        return ast.MoveCard(span=self._span(meta), card=card, dest=dest, bottom=False)
 
     def move_under(self, meta, card, dest):
-        return ast.MoveCard(span=self.span(meta), card=card, dest=dest, bottom=True)
+        return ast.MoveCard(span=self._span(meta), card=card, dest=dest, bottom=True)
 
     def walk_stmt(self, meta, target, count, direction, via, route, by, label):
-        return ast.Walk(span=self.span(meta), target=target, count=count, direction=direction,
+        return ast.Walk(span=self._span(meta), target=target, count=count, direction=direction,
                         via=None if via is None else str(via), route=route, by=by, label=label_text(label))
 
     def draw_stmt(self, meta, count, source, dest):
-        return ast.Draw(span=self.span(meta), count=count, source=source, dest=dest)
+        return ast.Draw(span=self._span(meta), count=count, source=source, dest=dest)
 
     def all_count(self, meta):
         return None  # `draw all`: no count
 
     def shuffle_stmt(self, meta, zone):
-        return ast.Shuffle(span=self.span(meta), zone=zone)
+        return ast.Shuffle(span=self._span(meta), zone=zone)
 
     def say_stmt(self, meta, text):
-        return ast.Say(span=self.span(meta), text=self.text(text))
+        return ast.Say(span=self._span(meta), text=self._text(text))
 
     def reveal_stmt(self, meta, value, to):
-        return ast.Reveal(span=self.span(meta), value=value, to=to)
+        return ast.Reveal(span=self._span(meta), value=value, to=to)
 
     def eliminate_stmt(self, meta, player):
-        return ast.Eliminate(span=self.span(meta), player=player)
+        return ast.Eliminate(span=self._span(meta), player=player)
 
     def end_stmt(self, meta, reason, outcome):
         outcome = outcome or NO_OUTCOME
-        return ast.EndGame(span=self.span(meta), reason=unquote(reason), winner=outcome.winner, draw=outcome.draw)
+        return ast.EndGame(span=self._span(meta), reason=unquote(reason), winner=outcome.winner, draw=outcome.draw)
 
     def winner(self, meta, who):
         return Outcome(who, False)
@@ -228,66 +228,66 @@ class BodyBuilder(Transformer):
         return Outcome(None, True)
 
     def return_stmt(self, meta, value):
-        return ast.Return(span=self.span(meta), value=value)
+        return ast.Return(span=self._span(meta), value=value)
 
     def break_stmt(self, meta):
-        return ast.Break(span=self.span(meta))
+        return ast.Break(span=self._span(meta))
 
     # ------------------------------------------------------------ expressions
     def int_lit(self, meta, digits):
         if len(digits) > MAX_INT_DIGITS:
-            self.errors.append(Diagnostic(self.span(meta), "E005", f"a number has at most {MAX_INT_DIGITS} digits"))
-            return ast.Int(span=self.span(meta), value=0)
-        return ast.Int(span=self.span(meta), value=int(digits))
+            self.errors.append(Diagnostic(self._span(meta), "E005", f"a number has at most {MAX_INT_DIGITS} digits"))
+            return ast.Int(span=self._span(meta), value=0)
+        return ast.Int(span=self._span(meta), value=int(digits))
 
     def str_lit(self, meta, tok):
-        return self.text(tok)
+        return self._text(tok)
 
     def true_lit(self, meta):
-        return ast.Bool(span=self.span(meta), value=True)
+        return ast.Bool(span=self._span(meta), value=True)
 
     def false_lit(self, meta):
-        return ast.Bool(span=self.span(meta), value=False)
+        return ast.Bool(span=self._span(meta), value=False)
 
     def none_lit(self, meta):
-        return ast.NoneLit(span=self.span(meta))
+        return ast.NoneLit(span=self._span(meta))
 
     def name(self, meta, tok):
-        return ast.Name(span=self.tspan(tok), name=str(tok))
+        return ast.Name(span=self._tspan(tok), name=str(tok))
 
     def attr(self, meta, obj, name):
-        return ast.Attr(span=self.span(meta), obj=obj, name=str(name))
+        return ast.Attr(span=self._span(meta), obj=obj, name=str(name))
 
     def index(self, meta, obj, index):
-        return ast.Index(span=self.span(meta), obj=obj, index=index)
+        return ast.Index(span=self._span(meta), obj=obj, index=index)
 
     def call(self, meta, name, args):
-        return ast.Call(span=self.span(meta), name=str(name), args=args or ())
+        return ast.Call(span=self._span(meta), name=str(name), args=args or ())
 
     def args(self, meta, *items):
         return items
 
     def aggregate(self, meta, func, var, source, where, value):
-        return ast.Aggregate(span=self.span(meta), func=str(func), var=str(var), source=source,
+        return ast.Aggregate(span=self._span(meta), func=str(func), var=str(var), source=source,
                              where=where, value=value)
 
     def filter(self, meta, var, source, where):
-        return ast.Filter(span=self.span(meta), var=str(var), source=source, where=where)
+        return ast.Filter(span=self._span(meta), var=str(var), source=source, where=where)
 
     def list_lit(self, meta, items):
-        return ast.ListLit(span=self.span(meta), items=items or ())
+        return ast.ListLit(span=self._span(meta), items=items or ())
 
     def range_op(self, meta, lo, hi):
-        return ast.Range(span=self.span(meta), lo=lo, hi=hi)
+        return ast.Range(span=self._span(meta), lo=lo, hi=hi)
 
     def arith(self, meta, left, op, right):
-        return ast.Binary(span=self.span(meta), op=str(op), left=left, right=right)
+        return ast.Binary(span=self._span(meta), op=str(op), left=left, right=right)
 
     cmp_op = arith
 
     def _keyword_op(op):
         def build(self, meta, left, right):
-            return ast.Binary(span=self.span(meta), op=op, left=left, right=right)
+            return ast.Binary(span=self._span(meta), op=op, left=left, right=right)
         return build
 
     or_op = _keyword_op("or")
@@ -295,20 +295,20 @@ class BodyBuilder(Transformer):
     in_op = _keyword_op("in")
 
     def not_op(self, meta, operand):
-        return ast.Not(span=self.span(meta), operand=operand)
+        return ast.Not(span=self._span(meta), operand=operand)
 
     def neg_op(self, meta, operand):
-        return ast.Neg(span=self.span(meta), operand=operand)
+        return ast.Neg(span=self._span(meta), operand=operand)
 
     def cond_expr(self, meta, test, then, other):
-        return ast.Cond(span=self.span(meta), test=test, then=then, other=other)
+        return ast.Cond(span=self._span(meta), test=test, then=then, other=other)
 
     def match_expr(self, meta, subject, *cases_other):
         *cases, other = cases_other  # `else: VALUE` after the cases, None without it
-        return ast.Match(span=self.span(meta), subject=subject, cases=tuple(cases), other=other)
+        return ast.Match(span=self._span(meta), subject=subject, cases=tuple(cases), other=other)
 
     def match_case(self, meta, keys, value):
-        return ast.Case(span=self.span(meta), keys=keys, value=value)
+        return ast.Case(span=self._span(meta), keys=keys, value=value)
 
 
 @functools.lru_cache(maxsize=None)

@@ -7,9 +7,11 @@ tree builder works a node's position out after making the node. Here each rule's
 callback is one maker that does what Lark's chain would: it works the position out
 first, as Lark's `PropagatePositions` does, filters the children as Lark's child filter
 of the rule (made by Lark: which children to keep, where `[...]` placeholders go, which
-inlined `_rule`s to splice) and calls the Builder. Rules the Builder has no callback
+inlined `_rule`s to splice) and calls the Builder with the node's Span as its `meta`
+(the Builder takes a Span for a position as it is). Rules the Builder has no callback
 for (the file's `start`, Lark's inlined `_rule`s) are made into Trees as Lark's chain
-makes them, positions and all (`?a` rules passing a child on: by Lark's chain itself).
+makes them, positions and all; a `?a` rule passing a lone node on (`"(" expr ")"`)
+widens that node's container to its brackets, as Lark's chain does.
 
 Each node made carries its depth. A file nested more than MAX_DEPTH levels deep is
 TooDeep (E004): the stages after parsing walk the AST recursively, and this bounds how
@@ -28,7 +30,10 @@ from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlacehol
                                      PropagatePositions)
 from lark.tree import Meta
 
-new_meta = new_made = object.__new__  # new_meta(Meta): a Meta without its __init__, which only sets `empty` (set here too)
+from ..errors import Span
+
+new = object.__new__  # new(Meta), new(Made): no __init__ (Meta's only sets `empty`, set here too)
+NO_POSITION = Meta()  # the `meta` of a node with no token in it (empty: the Builder places it at 1:1)
 
 # Levels of nodes a file may nest, and an expression inside a string's `{...}` on its
 # own (parse.py). Lark's Transformer, which built the AST before, ran out of Python's
@@ -43,24 +48,26 @@ class TooDeep(Exception):
     """A file nests more than MAX_DEPTH levels deep (or a `{...}`, MAX_TEXT_DEPTH)."""
 
 
-class Made(Tree):
-    """A node the Builder made (`value`), with its position (`_meta`) and depth, while its
-    parent is still being read: a Tree to Lark's chains, which look for positions in
-    Trees. Made by `_maker` (no data, no children: Tree's __init__ is not called)."""
+class Made:
+    """A node the Builder made (`value`) while its parent is still being read: where its
+    container starts and ends, (line, column, offset) each (None for a node with no token
+    in it; a bracketed expression's container takes in its brackets), and its depth."""
 
-    __slots__ = ("value", "_meta", "depth")
+    __slots__ = ("value", "start", "end", "depth")
 
 
 @functools.lru_cache(maxsize=4)
 def _plan(driver) -> tuple:
     """Per rule, by the driver's rule index: (the name of its Builder callback, all of
     Lark's wrappers for it, what its child filter keeps (_kept: None for a filter of
-    another kind), whether its first and its last symbol are tokens)."""
+    another kind; a `?a` rule passing a lone child on has ExpandSingleChild besides),
+    whether its first and its last symbol are tokens)."""
     plan = []
     for rule, chain in driver.rule_builders:
         symbols = rule.expansion
         plan.append((rule.alias or rule.options.template_source or rule.origin.name, chain,
-                     _kept(tuple(w for w in chain if w is not PropagatePositions), len(symbols)),
+                     _kept(tuple(w for w in chain if w is not PropagatePositions and w is not ExpandSingleChild),
+                           len(symbols)),
                      bool(symbols) and symbols[0].is_term, bool(symbols) and symbols[-1].is_term))
     return tuple(plan)
 
@@ -69,24 +76,36 @@ def callbacks(driver, builder) -> list | None:
     """The reduce callbacks of `driver` (lalr.Driver), by rule index, that build with
     `builder`; None where a Builder callback is for a rule that may pass a lone child on
     (`?a` without an alias): its node would get its container widened after it is made,
-    which only a tree records (none in ruledsl's grammar); or where Lark's child filter
-    is of a kind this module does not know (another Lark version)."""
+    which only a tree records (none in ruledsl's grammar); where such a rule keeps more
+    than one child (none either); or where Lark's child filter is of a kind this module
+    does not know (another Lark version)."""
     out = []
     for name, chain, kept, first_token, last_token in _plan(driver):
+        if kept is None:
+            return None
         method = getattr(builder, name, None)
-        if method is None and (ExpandSingleChild in chain or kept is None):
-            f = functools.partial(Tree, name)
-            for wrap in chain:
-                f = wrap(f)
+        passes = ExpandSingleChild in chain
+        if method is None and passes:
+            f = _passer(_larks_chain(name, chain), *kept)
+            if f is None:
+                return None
         elif method is None:
             f = _tree_maker(name, *kept)
-        elif ExpandSingleChild in chain or kept is None:
+        elif passes:
             return None
         else:
             # (v_args' wrapper only calls base_func)
-            f = _maker(getattr(method, "base_func", method), *kept, first_token, last_token)
+            f = _maker(getattr(method, "base_func", method), builder.path, *kept, first_token, last_token)
         out.append(f)
     return out
+
+
+def _larks_chain(name: str, chain: list):
+    """Lark's own callback of a rule the Builder does not make: its wrappers around a Tree."""
+    f = functools.partial(Tree, name)
+    for wrap in chain:
+        f = wrap(f)
+    return f
 
 
 def _kept(wrappers: tuple, size: int) -> tuple | None:
@@ -104,28 +123,27 @@ def _kept(wrappers: tuple, size: int) -> tuple | None:
     return None
 
 
-def _maker(method, include: tuple, nones: int, first_token: bool, last_token: bool):
+def _maker(method, path: str, include: tuple, nones: int, first_token: bool, last_token: bool):
     """The callback of a rule the Builder makes: in one call what Lark's chain does around
     a callback (_kept: anonymous tokens left out, `[...]` placeholders put in, inlined
     `_rule`s spliced), with the node's position worked out first (from its first and
     last child when they are tokens, else the first and last with a position), and the
-    Builder's method called with it and its children's values."""
+    Builder's method called with its Span (or NO_POSITION) and its children's values."""
     def make(children):
-        meta = new_meta(Meta)
-        first = children[0] if first_token else _first_meta(children)
-        if first is None:
-            meta.empty = True
+        if first_token:
+            first = children[0]
+            start = first.line, first.column, first.start_pos
         else:
-            if first.__class__ is Token:
-                meta.line, meta.column, meta.start_pos = first.line, first.column, first.start_pos
+            start = _start(children)
+        if start is None:
+            span, end = NO_POSITION, None
+        else:
+            if last_token:
+                last = children[-1]
+                end = last.end_line, last.end_column, last.end_pos
             else:
-                meta.line, meta.column, meta.start_pos = _start(first)
-            last = children[-1] if last_token else _first_meta(reversed(children))
-            if last.__class__ is Token:
-                meta.end_line, meta.end_column, meta.end_pos = last.end_line, last.end_column, last.end_pos
-            else:
-                meta.end_line, meta.end_column, meta.end_pos = _end(last)
-            meta.empty = False  # (its container is where it is: `container_*` left to their default)
+                end = _end(children)
+            span = Span(path, start[0], start[1], end[0], end[1])
         values, depth = [], 0
         for i, to_expand, add_none in include:
             if add_none:
@@ -141,10 +159,30 @@ def _maker(method, include: tuple, nones: int, first_token: bool, last_token: bo
             values += [None] * nones
         if depth >= MAX_DEPTH:
             raise TooDeep
-        node = new_made(Made)  # (no __init__: one call fewer a node)
-        node.value, node._meta, node.depth = method(meta, *values), meta, depth + 1
+        node = new(Made)
+        node.value, node.start, node.end, node.depth = method(span, *values), start, end, depth + 1
         return node
     return make
+
+
+def _passer(chain, include: tuple, nones: int):
+    """The callback of a `?a` rule the Builder does not make, which keeps one child (else
+    None): the node it keeps is passed on with its container widened to the rule's
+    children (a bracketed expression's to its brackets), as Lark's chain (`chain`) does
+    for a tree, which it is left to (a token, or a tree of a builder without methods)."""
+    if len(include) != 1 or nones or include[0][1] or include[0][2]:
+        return None
+    at = include[0][0]
+
+    def pass_on(children):
+        node = children[at]
+        if node.__class__ is not Made:
+            return chain(children)
+        widened = new(Made)
+        widened.value, widened.start, widened.end, widened.depth = \
+            node.value, _start(children), _end(children), node.depth
+        return widened
+    return pass_on
 
 
 def _tree_maker(name: str, include: tuple, nones: int):
@@ -153,14 +191,14 @@ def _tree_maker(name: str, include: tuple, nones: int):
     and children (its child filter, whose list an inlined first child lends, as Lark's
     does: a long `stmt*` grows one list)."""
     def make(children):
-        meta = new_meta(Meta)
+        meta = new(Meta)
         meta.empty = True
-        first = _first_meta(children)
-        if first is not None:
+        start = _start(children)
+        if start is not None:
             meta.line, meta.column, meta.start_pos = meta.container_line, meta.container_column, \
-                meta.container_start_pos = _start(first)
+                meta.container_start_pos = start
             meta.end_line, meta.end_column, meta.end_pos = meta.container_end_line, meta.container_end_column, \
-                meta.container_end_pos = _end(_first_meta(reversed(children)))
+                meta.container_end_pos = _end(children)
             meta.empty = False
         kept = []
         for i, to_expand, add_none in include:
@@ -187,32 +225,37 @@ def value_of(node):
     return node
 
 
-def _start(at) -> tuple:
-    """Where a child's container starts: a token's start, a node's `container_*` (set where
-    Lark passed a child on) or else its own."""
-    if at.__class__ is Token:
-        return at.line, at.column, at.start_pos
-    d = at.__dict__
-    return d.get("container_line", at.line), d.get("container_column", at.column), \
-        d.get("container_start_pos", at.start_pos)
-
-
-def _end(at) -> tuple:
-    """Where a child's container ends (as _start)."""
-    if at.__class__ is Token:
-        return at.end_line, at.end_column, at.end_pos
-    d = at.__dict__
-    return d.get("container_end_line", at.end_line), d.get("container_end_column", at.end_column), \
-        d.get("container_end_pos", at.end_pos)
-
-
-def _first_meta(children):
-    """The position of the first child that has one (Lark's `_pp_get_meta`)."""
+def _start(children) -> tuple | None:
+    """Where the container of the first child with a position starts (Lark's
+    `_pp_get_meta`, then a token's start, a node's container or a tree's `container_*`,
+    set where Lark passed a child on, or else its own), or None."""
     for c in children:
-        if isinstance(c, Tree):
+        if c.__class__ is Made:
+            if c.start is not None:
+                return c.start
+        elif isinstance(c, Token):
+            return c.line, c.column, c.start_pos
+        elif isinstance(c, Tree):
             meta = c._meta
             if meta is not None and not meta.empty:
-                return meta
+                d = meta.__dict__
+                return d.get("container_line", meta.line), d.get("container_column", meta.column), \
+                    d.get("container_start_pos", meta.start_pos)
+    return None
+
+
+def _end(children) -> tuple | None:
+    """Where the container of the last child with a position ends (as _start)."""
+    for c in reversed(children):
+        if c.__class__ is Made:
+            if c.end is not None:
+                return c.end
         elif isinstance(c, Token):
-            return c
+            return c.end_line, c.end_column, c.end_pos
+        elif isinstance(c, Tree):
+            meta = c._meta
+            if meta is not None and not meta.empty:
+                d = meta.__dict__
+                return d.get("container_end_line", meta.end_line), d.get("container_end_column", meta.end_column), \
+                    d.get("container_end_pos", meta.end_pos)
     return None

@@ -93,6 +93,9 @@ class BodyBuilder(Transformer):
 
     # ------------------------------------------------------------ positions, strings
     def _span(self, meta) -> Span:
+        """The span of a node at `meta`: Lark's Meta, or the Span itself (direct.py)."""
+        if meta.__class__ is Span:
+            return meta
         if getattr(meta, "empty", True):
             return Span(self.path, 1, 1)
         return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from lark import v_args
 
+from ..errors import Span
 from . import ast
 from .parse_body import NO_OUTCOME, BodyBuilder, unquote
 
@@ -68,7 +69,8 @@ class Builder(BodyBuilder):
 
     def _value(kind, conv):
         def build(self, meta, *tokens):
-            span = self._tspan(tokens[0]) if getattr(meta, "empty", True) else self._span(meta)
+            span = self._tspan(tokens[0]) if meta.__class__ is not Span and getattr(meta, "empty", True) \
+                else self._span(meta)
             return ast.Value(span=span, kind=kind, value=conv(*tokens))
         return build
 

@@ -73,6 +73,10 @@ class Binding(enum.Enum):
     BOARD = "a board (its spaces)"
     CARDSET = "a card set (its cards)"
 
+    # A member is its only instance, and equals only itself: hashed by identity in C,
+    # not by Enum's `__hash__` in Python (the compiler looks each name's binding up).
+    __hash__ = object.__hash__
+
     @property
     def local(self) -> bool:
         """Bound inside a rule or def (a value of the run), not a name of the game."""

@@ -8,10 +8,11 @@ callback is one maker that does what Lark's chain would: it works the position o
 first, as Lark's `PropagatePositions` does, filters the children as Lark's child filter
 of the rule (made by Lark: which children to keep, where `[...]` placeholders go, which
 inlined `_rule`s to splice) and calls the Builder with the node's Span as its `meta`
-(the Builder takes a Span for a position as it is). Rules the Builder has no callback
-for (the file's `start`, Lark's inlined `_rule`s) are made into Trees as Lark's chain
-makes them, positions and all; a `?a` rule passing a lone node on (`"(" expr ")"`)
-widens that node's container to its brackets, as Lark's chain does.
+(the Builder takes a Span for a position as it is). The rules the Builder has no
+callback for: the file's `start` is made into a Tree as Lark's chain makes it,
+positions and all; Lark's inlined `_rule`s into their children and position only
+(Spliced), which is all their parent reads of them; a `?a` rule passing a lone node on
+(`"(" expr ")"`) widens that node's container to its brackets, as Lark's chain does.
 
 Each node made carries its depth. A file nested more than MAX_DEPTH levels deep is
 TooDeep (E004): the stages after parsing walk the AST recursively, and this bounds how
@@ -56,19 +57,29 @@ class Made:
     __slots__ = ("value", "start", "end", "depth")
 
 
+class Spliced:
+    """A rule Lark inlines (`_a`, `__a_star_0`...) while its parent is still being read:
+    its children, which its parent splices into its own, and where its container starts
+    and ends (as Made's)."""
+
+    __slots__ = ("children", "start", "end")
+
+
 @functools.lru_cache(maxsize=4)
 def _plan(driver) -> tuple:
     """Per rule, by the driver's rule index: (the name of its Builder callback, all of
     Lark's wrappers for it, what its child filter keeps (_kept: None for a filter of
     another kind; a `?a` rule passing a lone child on has ExpandSingleChild besides),
-    whether its first and its last symbol are tokens)."""
+    whether its first and its last symbol are tokens, whether Lark inlines it (`_a`: its
+    children are spliced into its parent's))."""
     plan = []
     for rule, chain in driver.rule_builders:
         symbols = rule.expansion
         plan.append((rule.alias or rule.options.template_source or rule.origin.name, chain,
                      _kept(tuple(w for w in chain if w is not PropagatePositions and w is not ExpandSingleChild),
                            len(symbols)),
-                     bool(symbols) and symbols[0].is_term, bool(symbols) and symbols[-1].is_term))
+                     bool(symbols) and symbols[0].is_term, bool(symbols) and symbols[-1].is_term,
+                     rule.origin.name.startswith("_")))
     return tuple(plan)
 
 
@@ -80,7 +91,7 @@ def callbacks(driver, builder) -> list | None:
     than one child (none either); or where Lark's child filter is of a kind this module
     does not know (another Lark version)."""
     out = []
-    for name, chain, kept, first_token, last_token in _plan(driver):
+    for name, chain, kept, first_token, last_token, inlined in _plan(driver):
         if kept is None:
             return None
         method = getattr(builder, name, None)
@@ -90,7 +101,7 @@ def callbacks(driver, builder) -> list | None:
             if f is None:
                 return None
         elif method is None:
-            f = _tree_maker(name, *kept)
+            f = _splicer(*kept) if inlined else _tree_maker(name, *kept)
         elif passes:
             return None
         else:
@@ -186,10 +197,9 @@ def _passer(chain, include: tuple, nones: int):
 
 
 def _tree_maker(name: str, include: tuple, nones: int):
-    """The callback of a rule the Builder does not make (the file's `start`, Lark's inlined
-    `_rule`s): Lark's chain in one call, a Tree with Lark's position (PropagatePositions)
-    and children (its child filter, whose list an inlined first child lends, as Lark's
-    does: a long `stmt*` grows one list)."""
+    """The callback of a rule the Builder does not make and Lark does not inline (the
+    file's `start`): Lark's chain in one call, a Tree with Lark's position
+    (PropagatePositions) and children (its child filter: _children)."""
     def make(children):
         meta = new(Meta)
         meta.empty = True
@@ -200,20 +210,38 @@ def _tree_maker(name: str, include: tuple, nones: int):
             meta.end_line, meta.end_column, meta.end_pos = meta.container_end_line, meta.container_end_column, \
                 meta.container_end_pos = _end(children)
             meta.empty = False
-        kept = []
-        for i, to_expand, add_none in include:
-            if add_none:
-                kept += [None] * add_none
-            if not to_expand:
-                kept.append(children[i])
-            elif kept:
-                kept += children[i].children
-            else:
-                kept = children[i].children
-        if nones:
-            kept += [None] * nones
-        return Tree(name, kept, meta)
+        return Tree(name, _children(children, include, nones), meta)
     return make
+
+
+def _splicer(include: tuple, nones: int):
+    """The callback of a rule Lark inlines: its kept children (_children) and its position,
+    for its parent, which reads nothing else of it."""
+    def make(children):
+        node = new(Spliced)
+        node.children, node.start = _children(children, include, nones), _start(children)
+        node.end = None if node.start is None else _end(children)
+        return node
+    return make
+
+
+def _children(children: list, include: tuple, nones: int) -> list:
+    """The children Lark's child filter keeps (`[...]` placeholders put in, inlined rules'
+    children spliced), in the list an inlined first child lends, as Lark's filter does:
+    a long `stmt*` grows one list."""
+    kept = []
+    for i, to_expand, add_none in include:
+        if add_none:
+            kept += [None] * add_none
+        if not to_expand:
+            kept.append(children[i])
+        elif kept:
+            kept += children[i].children
+        else:
+            kept = children[i].children
+    if nones:
+        kept += [None] * nones
+    return kept
 
 
 def value_of(node):
@@ -230,7 +258,7 @@ def _start(children) -> tuple | None:
     `_pp_get_meta`, then a token's start, a node's container or a tree's `container_*`,
     set where Lark passed a child on, or else its own), or None."""
     for c in children:
-        if c.__class__ is Made:
+        if c.__class__ is Made or c.__class__ is Spliced:
             if c.start is not None:
                 return c.start
         elif isinstance(c, Token):
@@ -247,7 +275,7 @@ def _start(children) -> tuple | None:
 def _end(children) -> tuple | None:
     """Where the container of the last child with a position ends (as _start)."""
     for c in reversed(children):
-        if c.__class__ is Made:
+        if c.__class__ is Made or c.__class__ is Spliced:
             if c.end is not None:
                 return c.end
         elif isinstance(c, Token):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 import pytest
+from lark import Token
 from lark.exceptions import UnexpectedInput
 
 from ruledsl.errors import RuleError
@@ -91,6 +92,23 @@ def test_a_builder_of_a_rule_that_passes_a_lone_child_on_builds_from_the_tree():
     assert direct.callbacks(parse.driver(), AtomBuilder("t.game", None)) is None
     assert direct.callbacks(parse.driver(), Builder("t.game", None)) is not None
     assert _built("t.game", text)[0][2].body[0].span.end_col == 26  # `n = (1 + 2)` to its `)`
+
+
+def test_a_rule_passing_one_of_several_children_on_gets_no_maker():
+    """A `?a` rule the Builder does not make passes its one kept node on, its container
+    widened (`(1 + 2)` above); one that keeps more (none in ruledsl's grammar) or splices
+    gets no maker of direct.py's, so its file is built from Lark's tree."""
+    def larks(children):
+        return children[1]
+    assert direct._passer(larks, ((1, False, 0),), 0) is not None
+    assert direct._passer(larks, ((0, False, 0), (1, False, 0)), 0) is None
+    assert direct._passer(larks, ((1, True, 0),), 0) is None
+    assert direct._passer(larks, ((1, False, 0),), 1) is None
+    made = direct.Made()
+    made.value, made.start, made.end, made.depth = "node", (1, 5, 4), (1, 10, 9), 2
+    opening, closing = Token("LPAR", "(", 3, 1, 4, 1, 5, 4), Token("RPAR", ")", 10, 1, 11, 1, 12, 11)
+    widened = direct._passer(larks, ((1, False, 0),), 0)([opening, made, closing])
+    assert (widened.value, widened.start, widened.end, widened.depth) == ("node", (1, 4, 3), (1, 12, 11), 2)
 
 
 def test_a_child_filter_of_another_kind_leaves_the_file_to_larks_tree(monkeypatch):

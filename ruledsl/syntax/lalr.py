@@ -165,7 +165,10 @@ class Driver:
                     states[-1] = self._after_units(states, kind, arg)
                     continue
                 count, index, origin = arg  # _reduce, in place
-                if count:
+                if count == 1:  # (nearly half the reductions: no slices)
+                    children = [values.pop()]
+                    states.pop()
+                elif count:
                     children = values[-count:]
                     del states[-count:]
                     del values[-count:]

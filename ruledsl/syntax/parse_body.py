@@ -4,7 +4,9 @@ file's Builder (parse_decls) adds the declarations on top of it.
 
 Every callback gets the node's position (`meta`) and its parts as named parameters
 (`v_args(meta=True, inline=True)` on the class); an optional part written `[...]` in the
-grammar arrives as None when it is absent (`maybe_placeholders`)."""
+grammar arrives as None when it is absent (`maybe_placeholders`). The position is Lark's
+Meta where the Builder transforms Lark's tree, and the node's Span itself where it is
+built while parsing (direct.py): `self.span(meta)` gives the Span either way."""
 from __future__ import annotations
 
 import functools

@@ -1,6 +1,6 @@
 """Issue 12's goals, each measured now and judged by its 95% interval.
 
-    python3 benchmarks/goals.py [--seconds 3] [--rounds 7]
+    python3 benchmarks/goals.py [--seconds 3] [--rounds 7] [--floor]
 
 - Mafialand, 3 players: >= 0.8x hand-written Python (quoted only where the two agree in
   game length, end reasons and winners, as bench.py quotes it);
@@ -8,6 +8,10 @@
 - `ruledsl check games/*.game` cold, one process: < 0.3 s of CPU beyond interpreter
   start, (a) without a cache folder and (b) with an empty one (cold_check.py's rounds);
 - `--jobs 2` does not re-parse the game per worker: its test, run here.
+
+With `--floor`, each ratio goal gets the best ratio this Machine allows if every rule,
+die and shuffle cost nothing (floor.py): a target above it is out of reach of any faster
+rules, a bound to read beside the verdict (a point estimate, one run).
 
 A goal is **met** where its whole interval is on the goal's side, **not met** where it is
 wholly on the other, and **undecided** where the interval straddles it (run again, longer).
@@ -48,6 +52,23 @@ def ratio_row(what: str, ours: bench.Measured, theirs: bench.Measured, goal: flo
     if interval is None:
         return what, f"{ratio:.3f}x (too few rounds for an interval)", f">= {goal}x", "undecided"
     return what, f"{ratio:.3f}x [{interval[0]:.3f}-{interval[1]:.3f}]", f">= {goal}x", verdict(*interval, goal)
+
+
+def reach(best: float, goal: float) -> str:
+    """What floor.py's best ratio says of a ratio goal."""
+    return f"{best:.2f}x: {'within reach' if best >= goal else 'out of reach'}"
+
+
+def floor_cells(args, pyspiel) -> dict:
+    """{goal's game: its floor cell}: the best ratio with rules free (floor.bound), each
+    measured as floor.py measures it."""
+    import floor
+    decisions = floor.floor_program()
+    cells = {}
+    for name, (engine, goal) in bench.TARGETS.items():
+        row = floor.bound(name, args.seconds, pyspiel, decisions)
+        cells[name] = f"{engine} not installed" if row is None else reach(row["best"], goal)
+    return cells
 
 
 def ratio_rows(args, pyspiel) -> list:
@@ -95,8 +116,16 @@ def jobs_row() -> tuple:
             "met" if passed else "not met")
 
 
+def with_floor(rows: list, cells: dict) -> list:
+    """The rows with a column of floor cells: a ratio goal's by its game's name, else empty."""
+    head, *rest = rows
+    named = {f"{name} {bench.game_of(name)[1]}p /": cell for name, cell in cells.items()}
+    return [(*head, "best with rules free")] + [
+        (*row, next((cell for start, cell in named.items() if row[0].startswith(start)), "")) for row in rest]
+
+
 def table(rows: list) -> str:
-    widths = [max(len(str(row[i])) for row in rows) for i in range(4)]
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
 
 
@@ -106,10 +135,14 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=2000, help="least playouts per engine for a classic")
     ap.add_argument("--hw-games", type=int, default=500, help="least playouts per engine for Mafialand")
     ap.add_argument("--rounds", type=int, default=7, help="rounds of the cold check")
+    ap.add_argument("--floor", action="store_true",
+                    help="also the best ratio each ratio goal allows with rules free (floor.py)")
     args = ap.parse_args(argv)
     pyspiel = bench.load_openspiel()
     rows = [("goal", "measured [95%]", "target", "verdict"), *ratio_rows(args, pyspiel), *cold_rows(args.rounds),
             jobs_row()]
+    if args.floor:
+        rows = with_floor(rows, floor_cells(args, pyspiel))
     print(table(rows))
 
 

@@ -70,12 +70,39 @@ def test_a_ratio_goal_is_judged_by_the_interval_not_the_ratio():
         == "undecided"  # too few rounds to tell
 
 
+@pytest.mark.parametrize("best,goal,said", [(0.98, 1.0, "0.98x: out of reach"), (1.54, 0.8, "1.54x: within reach"),
+                                            (2.0, 2.0, "2.00x: within reach")])
+def test_a_goal_above_the_best_with_rules_free_is_out_of_reach(best, goal, said):
+    assert goals.reach(best, goal) == said
+
+
+def test_the_floor_column_goes_to_the_ratio_goals_by_their_games(monkeypatch):
+    """With --floor each ratio goal gets floor.bound's best ratio (here a fixed one, and an
+    anchor not installed), and the other goals an empty cell."""
+    import floor
+    bests = {"mafialand": 1.5, "tic_tac_toe": 0.9}
+    monkeypatch.setattr(floor, "floor_program", lambda: "decisions")
+    monkeypatch.setattr(floor, "bound", lambda name, seconds, pyspiel, decisions:
+                        {"best": bests[name]} if name in bests and decisions == "decisions" else None)
+    cells = goals.floor_cells(type("Args", (), {"seconds": 0.1})(), None)
+    assert cells == {"mafialand": "1.50x: within reach", "tic_tac_toe": "0.90x: out of reach",
+                     "kuhn_poker": "OpenSpiel Python not installed"}
+    rows = goals.with_floor([("goal", "measured [95%]", "target", "verdict"),
+                             ("tic_tac_toe 2p / OpenSpiel C++", "0.3x", ">= 1.0x", "not met"),
+                             ("cold check (a) no cache", "0.2 s", "< 0.3 s", "met"),
+                             ("mafialand 3p / hand-written", "0.2x", ">= 0.8x", "not met")], cells)
+    assert [row[4] for row in rows] == ["best with rules free", "0.90x: out of reach", "", "1.50x: within reach"]
+    assert goals.table(rows).splitlines()[1].endswith("not met  0.90x: out of reach")
+
+
 @pytest.mark.slow  # real playouts, cold checks and a pytest run, each as short as it can be
 def test_goals_reports_every_goal_with_a_verdict(capsys):
-    goals.main(["--seconds", "0.05", "--games", "20", "--hw-games", "20", "--rounds", "2"])
-    rows = capsys.readouterr().out.splitlines()
-    assert rows[0].split() == ["goal", "measured", "[95%]", "target", "verdict"]
+    goals.main(["--seconds", "0.05", "--games", "20", "--hw-games", "20", "--rounds", "2", "--floor"])
+    rows = [re.split(r"\s{2,}", row.strip()) for row in capsys.readouterr().out.splitlines()]
+    assert rows[0] == ["goal", "measured [95%]", "target", "verdict", "best with rules free"]
     names = ["mafialand 3p", "tic_tac_toe", "kuhn_poker", "cold check (a)", "cold check (b)", "--jobs 2"]
-    assert [next(n for n in names if row.startswith(n)) for row in rows[1:]] == names
-    assert all(row.rstrip().endswith(("met", "not met", "undecided", "not measured")) for row in rows[1:])
-    assert re.search(r"its test passes\s+parsed once\s+met$", rows[-1])
+    assert [next(n for n in names if row[0].startswith(n)) for row in rows[1:]] == names
+    assert all(row[3] in ("met", "not met", "undecided", "not measured") for row in rows[1:])
+    assert all(re.fullmatch(r"[\d.]+x: (within|out of) reach|.* not installed", row[4]) for row in rows[1:4])
+    assert all(len(row) == 4 for row in rows[4:])  # (no floor cell but the ratio goals')
+    assert rows[-1][1:] == ["its test passes", "parsed once", "met"]

@@ -273,7 +273,8 @@ def _start(children) -> tuple | None:
 
 
 def _end(children) -> tuple | None:
-    """Where the container of the last child with a position ends (as _start)."""
+    """Where the container of the last child with a position ends (as _start, whose
+    mirror it is: one function of both sides cost 3% more parsing, a call a node)."""
     for c in reversed(children):
         if c.__class__ is Made or c.__class__ is Spliced:
             if c.end is not None:

@@ -96,9 +96,10 @@ class Profile:
 
     def as_json(self, sources: dict) -> dict:
         """Every line sampled, the most samples first."""
+        split: dict = {}
         return {"samples": self.samples, "cpu_seconds": round(self.cpu, 3), "outside_the_rules": self.outside(),
                 "agents_choosing": self.agents,
-                "lines": [{"at": f"{path}:{line}", "samples": n, "text": source_line(sources, path, line)}
+                "lines": [{"at": f"{path}:{line}", "samples": n, "text": source_line(sources, path, line, split)}
                           for (path, line), n in self.lines.most_common()]}
 
     def text(self, sources: dict, top: int = SHOWN) -> list:
@@ -109,17 +110,24 @@ class Profile:
         every = 1000 * self.cpu / self.samples
         lines = [f"profile: {self.samples:,} samples, one every {every:.1f} ms of CPU time; "
                  "each to the innermost line of the game running"]
-        lines += [f"  {share(n)}  {path}:{line}  {source_line(sources, path, line)}"
+        split: dict = {}
+        lines += [f"  {share(n)}  {path}:{line}  {source_line(sources, path, line, split)}"
                   for (path, line), n in self.lines.most_common(top)]
         lines.append(f"  {share(self.outside())}  outside the rules: agents choosing {share(self.agents).strip()}, "
                      f"the Machine between decisions and set-up {share(self.outside() - self.agents).strip()}")
         return lines
 
 
-def source_line(sources: dict, path: str, line: int, width: int = 70) -> str:
-    """Line `line` of file `path` as the report shows it: stripped, made printable, cut at `width`."""
-    text = sources.get(path)
-    rows = text.split("\n") if text is not None else []
+def source_line(sources: dict, path: str, line: int, split: dict | None = None, width: int = 70) -> str:
+    """Line `line` of file `path` as the report shows it: stripped, made printable, cut at
+    `width`. `split` keeps each file's lines for the next call of a report (a file is split
+    once, not once a line)."""
+    rows = None if split is None else split.get(path)
+    if rows is None:
+        text = sources.get(path)
+        rows = text.split("\n") if text is not None else []
+        if split is not None:
+            split[path] = rows
     if not 1 <= line <= len(rows):
         return ""
     shown = printable(rows[line - 1].strip())

@@ -71,11 +71,16 @@ def floor_cells(args, pyspiel) -> dict:
     return cells
 
 
+def ratio_goal(name: str, engine: str) -> str:
+    """A ratio goal's name in the table: its game, player count and anchor."""
+    return f"{name} {bench.game_of(name)[1]}p / {engine}"
+
+
 def ratio_rows(args, pyspiel) -> list:
     """Each of bench.TARGETS against its anchor, measured as bench.py measures it."""
     rows = []
     for name, (engine, goal) in bench.TARGETS.items():
-        what = f"{name} {bench.game_of(name)[1]}p / {engine}"
+        what = ratio_goal(name, engine)
         if engine == "hand-written":
             measured = bench.bench_baseline(name, args)
             failing = [w for w, _, ok in bench.distributions_agree(measured["ruledsl"].outcomes,
@@ -119,9 +124,8 @@ def jobs_row() -> tuple:
 def with_floor(rows: list, cells: dict) -> list:
     """The rows with a column of floor cells: a ratio goal's by its game's name, else empty."""
     head, *rest = rows
-    named = {f"{name} {bench.game_of(name)[1]}p /": cell for name, cell in cells.items()}
-    return [(*head, "best with rules free")] + [
-        (*row, next((cell for start, cell in named.items() if row[0].startswith(start)), "")) for row in rest]
+    named = {ratio_goal(name, bench.TARGETS[name][0]): cell for name, cell in cells.items()}
+    return [(*head, "best with rules free")] + [(*row, named.get(row[0], "")) for row in rest]
 
 
 def table(rows: list) -> str:

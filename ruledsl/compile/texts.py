@@ -146,6 +146,16 @@ class StatementTexts:
         bump = ["w.version += 1"] if watched is None or names & watched else []
         return ["_c = w.zones[_a].pop(0)", "w.zones[_b].insert(0, _c)", "w.loc[_c] = _b", *bump]
 
+    def t_Roll(self, s):
+        """`let x = roll NdS` (CardCompiler.s_Roll's effect): the dice from the Machine's
+        chance source, summed; through Machine.roll, which tells the roll, only for a
+        listener. Compiled with chance apart, a roll is an op of its own (it may pause)."""
+        if self.e.chance_apart:
+            return None
+        dice = f"{s.count}, {s.sides}, {f'{s.count}d{s.sides}'!r}"
+        return [f"env[{s.name!r}] = sum(vm.roll({dice}, {self.const(s.span)}) if vm.listening "
+                f"else vm.chance.roll({dice}))"]
+
     def t_Shuffle(self, s):
         """`shuffle Z` (CardCompiler.s_Shuffle's effect): the zone, then Machine.shuffle_zone."""
         return [*self.evaluated(s.zone), f"vm.shuffle_zone(_val, {self.const(s.span)})"]

@@ -438,6 +438,41 @@ rule flow() {
 """
 
 
+def test_rolls_written_out_draw_the_same_dice_and_are_heard_by_a_listener_alone(tmp_path, monkeypatch):
+    """A roll in a generator is written out (texts.t_Roll): the same dice in the same order
+    as the op lists' roll, told as a chance report only to a listener; nobody listening,
+    the chance source is asked directly and nothing is told."""
+    texts = compiled_texts(monkeypatch)
+    text = """shared { total: int = 0 }
+rule flow() {
+  loop {
+    for p in players {
+      let a = roll 2d6
+      choose x from 1..2 by p
+      let b = roll d4
+      total += a * 10 + b + x
+      if total > 320 { end "enough" }
+    }
+  }
+}
+"""
+    rolls = [3, 4, 2, 6, 5, 1, 6, 6, 4, 2, 2, 3]
+    fast, _, asked = both(tmp_path, text, ["1", "2", "1", "2"], rolls)
+    assert asked == ["x"] * 4 and fast.result.reason == "enough"
+    assert fast.w.shared["total"] == (70 + 2 + 1) + (110 + 1 + 2) + (120 + 4 + 1) + (40 + 3 + 2)
+    assert any("vm.chance.roll(2, 6, '2d6')" in t for t in texts)
+    program = text_program(tmp_path, text)
+    heard: list = []
+    loud = Machine(program, 2, FixedChance(rolls), listener=lambda kind, data: heard.append((kind, data)), fast=True)
+    deaf = Machine(program, 2, FixedChance(rolls), fast=True)
+    choose_labels(loud, ["1", "2", "1", "2"])
+    choose_labels(deaf, ["1", "2", "1", "2"])
+    assert deaf.w.digest() == loud.w.digest() and deaf.result == loud.result
+    told = [(data["what"], data["outcome"]) for kind, data in heard if kind == "chance"]
+    assert told[:4] == [("roll 2d6", [3, 4]), ("roll 1d4", [2]), ("roll 2d6", [6, 5]), ("roll 1d4", [1])]
+    assert len(told) == 8
+
+
 def test_decisions_written_out_offer_what_their_ops_offer(tmp_path):
     """Cards offered once each but for equal ones told apart by their fields ('#2'), spaces
     and enum values as their own labels, players by seat, a sealed choice noted as such,

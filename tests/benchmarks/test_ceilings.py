@@ -13,6 +13,7 @@ import pytest
 
 import bench
 import floor
+import mafialand_ceiling
 import random_share
 import view_ceiling
 import whole_rule_ceiling as ceiling
@@ -45,6 +46,20 @@ def test_tic_tac_toe_on_a_layout_of_its_own_plays_the_engines_games(parts):
     else:
         assert bench.chi_square(Counter(ours), Counter(engine))[2] >= bench.ALPHA
         assert ours != engine  # (a test that could not tell them apart would pass either way)
+
+
+@pytest.mark.parametrize("parts", sorted(mafialand_ceiling.PARTS))
+def test_mafialand_on_a_layout_of_its_own_plays_the_engines_very_games(parts):
+    """mafialand_ceiling.py bounds a back end that evaluates the rules as written only if
+    it plays the game the .game file does: every variant draws from the loop's Random in
+    the engine's order (the same dice, shuffles and choices), so each seed gives the same
+    record: decisions, end reason and outcome (and without the pauses, the same picks)."""
+    program = bench.load_game(str(ROOT / "games" / "mafialand.game")).program
+    flow = mafialand_ceiling.mafialand_flat(program, **mafialand_ceiling.PARTS[parts])
+    seeds = range(12)
+    ours = [mafialand_ceiling.flat_game(flow, random.Random(seed)) for seed in seeds]
+    assert ours == [bench.ruledsl_game(program, 3, random.Random(seed)) for seed in seeds]
+    assert len({reason for _, reason, _ in ours}) == 2 and len({steps for steps, _, _ in ours}) == len(ours)
 
 
 @pytest.mark.parametrize("name", sorted(random_share.GAMES))

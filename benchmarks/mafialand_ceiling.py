@@ -400,16 +400,20 @@ PARTS = {"flat": {}, "flat, no labels": {"labels": False},
          "flat, ... and no pauses": {"labels": False, "charges": False, "pauses": False}}
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def race(argv, game: str, laid_out, doc: str):
+    """The command line of a ceiling: game `game` (games/GAME.game) in ruledsl, on the layout
+    `laid_out(program, players, **flags)` makes (each part with `--parts`) and by hand,
+    raced in interleaved blocks of the same seeds; then, for each flat variant, whether it
+    played the engine's very games and agrees in distribution with both."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--games", type=int, default=600, help="games per engine, in interleaved blocks of 100")
     ap.add_argument("--parts", action="store_true", help="the flat game with less and less of what ruledsl does")
     args = ap.parse_args(argv)
-    program = load_game(str(ROOT / "games" / "mafialand.game")).program
+    program = load_game(str(ROOT / "games" / f"{game}.game")).program
     engines = {"engine": partial(bench.ruledsl_game, program, PLAYERS)}
     for name, flags in (PARTS.items() if args.parts else [("flat", {})]):
-        engines[name] = partial(flat_game, mafialand_flat(program, PLAYERS, **flags))
-    engines["hand-written"] = partial(bench.handwritten_game, bench.BASELINES["mafialand"][2], PLAYERS)
+        engines[name] = partial(flat_game, laid_out(program, PLAYERS, **flags))
+    engines["hand-written"] = partial(bench.handwritten_game, bench.BASELINES[game][2], PLAYERS)
     flats = [name for name in engines if name.startswith("flat")]
     spent, records = Counter(), {name: [] for name in engines}
     for block in range(0, max(1, args.games // 100) * 100, 100):  # interleaved blocks: load changes favour none
@@ -432,6 +436,10 @@ def main(argv=None):
             checks = bench.distributions_agree(games[name], games[other])
             print(f"  against {other}: " + "; ".join(f"{what} {'agree' if ok else 'DISAGREE'} ({text})"
                                                      for what, text, ok in checks))
+
+
+def main(argv=None):
+    race(argv, "mafialand", mafialand_flat, __doc__)
 
 
 if __name__ == "__main__":

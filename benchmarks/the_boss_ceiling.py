@@ -26,12 +26,7 @@ the engine and with the hand-written game.
 """
 from __future__ import annotations
 
-import argparse
-import random
 import sys
-import time
-from collections import Counter
-from functools import partial
 from operator import countOf
 from pathlib import Path
 
@@ -40,9 +35,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench  # noqa: E402
-from mafialand_ceiling import PARTS, flat_game  # noqa: E402
+from mafialand_ceiling import race  # noqa: E402
 from ruledsl import budget  # noqa: E402
-from ruledsl.pipeline import load_game  # noqa: E402
 from whole_rule_ceiling import Pending  # noqa: E402
 
 PLAYERS = 3
@@ -381,37 +375,7 @@ def the_boss_flat(program, players=PLAYERS, labels=True, charges=True, pauses=Tr
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=600, help="games per engine, in interleaved blocks of 100")
-    ap.add_argument("--parts", action="store_true", help="the flat game with less and less of what ruledsl does")
-    args = ap.parse_args(argv)
-    program = load_game(str(ROOT / "games" / "the_boss.game")).program
-    engines = {"engine": partial(bench.ruledsl_game, program, PLAYERS)}
-    for name, flags in (PARTS.items() if args.parts else [("flat", {})]):
-        engines[name] = partial(flat_game, the_boss_flat(program, PLAYERS, **flags))
-    engines["hand-written"] = partial(bench.handwritten_game, bench.BASELINES["the_boss"][2], PLAYERS)
-    flats = [name for name in engines if name.startswith("flat")]
-    spent, records = Counter(), {name: [] for name in engines}
-    for block in range(0, max(1, args.games // 100) * 100, 100):  # interleaved blocks: load changes favour none
-        for name, playout in engines.items():  # each engine the same seeds: the engine and a flat game, the same games
-            rngs = [random.Random(seed) for seed in range(block, block + 100)]
-            start = time.perf_counter()
-            records[name] += [playout(rng) for rng in rngs]
-            spent[name] += time.perf_counter() - start
-    games = {name: Counter(records[name]) for name in engines}
-    rate = {name: len(records[name]) / spent[name] for name in engines}
-    per_decision = {name: sum(r[0] for r in records[name]) / spent[name] for name in engines}
-    for name in engines:
-        print(f"{name:33} {rate[name]:7.1f} games/s {rate[name] / rate['hand-written']:6.3f}x hand-written "
-              f"({per_decision[name] / per_decision['hand-written']:.3f}x a decision) "
-              f"{rate[name] / rate['engine']:5.2f}x engine   {bench.summary(games[name], PLAYERS)}")
-    for name in flats:  # the same calls of the same Random as the engine's: the same game, seed by seed
-        same = sum(ours == theirs for ours, theirs in zip(records[name], records["engine"]))
-        print(f"{name}: the engine's very game in {same} of {len(records[name])} seeds")
-        for other in ("hand-written", "engine"):
-            checks = bench.distributions_agree(games[name], games[other])
-            print(f"  against {other}: " + "; ".join(f"{what} {'agree' if ok else 'DISAGREE'} ({text})"
-                                                     for what, text, ok in checks))
+    race(argv, "the_boss", the_boss_flat, __doc__)
 
 
 if __name__ == "__main__":

@@ -16,13 +16,8 @@ its speed bounds what any compiler of the rules as written could reach. The game
 
     python3 benchmarks/the_boss_ceiling.py [--games 600] [--parts]
 
-The engine, the flat game and the hand-written game play interleaved blocks of 100 games,
-each the same seeds; `--parts` adds the flat game with less and less of what ruledsl does:
-without the labels (the values offered as labels), then without the work budget's units
-charged, then without the pauses (one call a game, choosing from the game's Random where it
-would yield). A flat variant must play the engine's very game seed by seed (the same calls
-of one Random in the same order), and agree in distribution (bench.distributions_agree) with
-the engine and with the hand-written game.
+The race, its `--parts` and its checks are mafialand_ceiling.py's (`race`): each flat
+variant must play the engine's very game seed by seed.
 """
 from __future__ import annotations
 

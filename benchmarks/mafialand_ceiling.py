@@ -401,19 +401,21 @@ PARTS = {"flat": {}, "flat, no labels": {"labels": False},
 
 
 def race(argv, game: str, laid_out, doc: str):
-    """The command line of a ceiling: game `game` (games/GAME.game) in ruledsl, on the layout
-    `laid_out(program, players, **flags)` makes (each part with `--parts`) and by hand,
-    raced in interleaved blocks of the same seeds; then, for each flat variant, whether it
-    played the engine's very games and agrees in distribution with both."""
+    """The command line of a ceiling: the baseline `game` (bench.BASELINES: its file, players
+    and hand-written module) in ruledsl, on the layout `laid_out(program, players, **flags)`
+    makes (each part with `--parts`) and by hand, raced in interleaved blocks of the same
+    seeds; then, for each flat variant, whether it played the engine's very games and
+    agrees in distribution with both."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--games", type=int, default=600, help="games per engine, in interleaved blocks of 100")
     ap.add_argument("--parts", action="store_true", help="the flat game with less and less of what ruledsl does")
     args = ap.parse_args(argv)
-    program = load_game(str(ROOT / "games" / f"{game}.game")).program
-    engines = {"engine": partial(bench.ruledsl_game, program, PLAYERS)}
+    path, players, module = bench.BASELINES[game]
+    program = load_game(str(ROOT / path)).program
+    engines = {"engine": partial(bench.ruledsl_game, program, players)}
     for name, flags in (PARTS.items() if args.parts else [("flat", {})]):
-        engines[name] = partial(flat_game, laid_out(program, PLAYERS, **flags))
-    engines["hand-written"] = partial(bench.handwritten_game, bench.BASELINES[game][2], PLAYERS)
+        engines[name] = partial(flat_game, laid_out(program, players, **flags))
+    engines["hand-written"] = partial(bench.handwritten_game, module, players)
     flats = [name for name in engines if name.startswith("flat")]
     spent, records = Counter(), {name: [] for name in engines}
     for block in range(0, max(1, args.games // 100) * 100, 100):  # interleaved blocks: load changes favour none
@@ -428,7 +430,7 @@ def race(argv, game: str, laid_out, doc: str):
     for name in engines:
         print(f"{name:33} {rate[name]:7.1f} games/s {rate[name] / rate['hand-written']:6.3f}x hand-written "
               f"({per_decision[name] / per_decision['hand-written']:.3f}x a decision) "
-              f"{rate[name] / rate['engine']:5.2f}x engine   {bench.summary(games[name], PLAYERS)}")
+              f"{rate[name] / rate['engine']:5.2f}x engine   {bench.summary(games[name], players)}")
     for name in flats:  # the same calls of the same Random as the engine's: the same game, seed by seed
         same = sum(ours == theirs for ours, theirs in zip(records[name], records["engine"]))
         print(f"{name}: the engine's very game in {same} of {len(records[name])} seeds")

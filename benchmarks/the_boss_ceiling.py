@@ -30,13 +30,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench  # noqa: E402
-from mafialand_ceiling import race  # noqa: E402
+from mafialand_ceiling import YES_NO, race  # noqa: E402
 from ruledsl import budget  # noqa: E402
 from whole_rule_ceiling import Pending  # noqa: E402
 
 PLAYERS = 3
 BADGES, OVERTIME = "the third matching police badge ended the game", "the game ended after overtime"  # the `end`s
-YES_NO = [True, False]  # a `may`: option 0 does it, option 1 passes
 
 
 class Layout:

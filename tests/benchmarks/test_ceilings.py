@@ -1,5 +1,5 @@
 """The scripts that bound what a direction could gain (whole_rule_ceiling.py, random_share.py,
-view_ceiling.py, floor.py) measure what they say: each plays the games it stands for, or
+view_ceiling.py, floor.py, env_traffic.py, the ceilings of a game on a layout of its own) measure what they say: each plays the games it stands for, or
 divides by what it counted."""
 import json
 import random
@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 import bench
+import env_traffic
 import floor
 import mafialand_ceiling
 import random_share
@@ -186,3 +187,31 @@ def test_floor_reports_each_anchor_it_can_run(capsys):
     assert "the_boss, 3 players, against hand-written" in out and "best ratio with rules" in out
     assert ("kuhn_poker, 2 players, against OpenSpiel Python; target 2.0x" in out) \
         == (bench.load_openspiel() is not None)
+
+
+def test_env_traffic_counts_reads_writes_and_readers_by_name_on_the_lines_run():
+    """Each line run counts its `env[...]` reads and writes as often as it ran; a line
+    handing `env` or the frame on whole is a reader by name, counted apart when it only
+    runs on a failure's path (after `except _XFAIL:`)."""
+    text = ["def _whole(vm, fr):", "    _val = env['p'] + env['q']", "    env['a'] = _val", "    env['n'] += 1",
+            "except _XFAIL:", "    _k3(w, env)", "    _k4(vm, fr)", "    env['b'] = env['a'] == 1"]
+    hits = Counter({("f", 2): 3, ("f", 3): 2, ("f", 4): 5, ("f", 6): 1, ("f", 7): 4, ("f", 8): 1})
+    counted = env_traffic.traffic({"f": text}, hits)
+    assert (counted["reads"], counted["writes"]) == (3 * 2 + 5 + 1, 2 + 5 + 1)
+    assert counted["readers"] == Counter({"_kN(vm, fr)": 4})
+    assert counted["failing"] == Counter({"_kN(w, env)": 1})
+
+
+def test_env_traffic_traces_the_rule_generators_of_real_games():
+    """Over real games of tic-tac-toe, every decision binds the cell chosen in `env` and
+    every turn its player: at least a write a decision, and reads of both."""
+    row = env_traffic.measure("tic_tac_toe", 3)
+    assert row["decisions"] >= 3 * 5
+    assert row["writes"] >= row["decisions"]
+    assert row["reads"] >= 2 * row["decisions"]
+    assert deferred_is_restored()
+
+
+def deferred_is_restored() -> bool:
+    from ruledsl.compile import deferred
+    return deferred.compiled.__module__ == "ruledsl.compile.deferred"

@@ -2,11 +2,14 @@
 
 A rule's generator (compile/whole.py) keeps the rule's locals in its frame's dict `env`
 (`env['p']`, `env['n·3'] = _val`), where a back end laid out for the game would keep them
-in Python locals (benchmarks/README, "What is left"). This counts, over random games in
-bench.py's loop, each line of a generator run (sys.settrace) and the `env[...]` reads
-and writes on it, and so what the locals step could gain at most: a dict access with a
-constant key costs about `--ns` more than a Python local (measured here with timeit, as a
-read and a store in a loop, against the same loop on locals).
+in Python locals alone (benchmarks/README, "What is left"). This counts, over random
+games in bench.py's loop, each line of a generator run (sys.settrace) and the `env[...]`
+reads and writes on it, and so what they cost: a dict access with a constant key costs
+about `--ns` more than a Python local (measured here with timeit, as a read and a store
+in a loop, against the same loop on locals). Since stop 39 a generator reads its locals
+from Python locals it keeps as well (texts.KeptLocals), writing each through to `env`:
+what is left is mostly those writes (stop 39 measured the reads before, 21 a decision of
+Mafialand).
 
 It also lists the lines run that hand `env` or the frame on whole (`_kN(w, env)`,
 `_kN(vm, fr)`): the readers by name, which must take their values some other way first.

@@ -150,11 +150,22 @@ def record_text(gen, names, exprs) -> str:
     return "{" + ", ".join(f"{n!r}: {gen.kept(e)}" for n, e in zip(names, exprs)) + "}"
 
 
+def set_text(gen, target, stored: str, op: str, value: str, newline: str = "\n") -> str:
+    """`stored op value` (`stored`: the text of `target` by `gen`); in a rule's generator, a
+    local it keeps in a Python local (texts.KeptLocals) is set in `env` as well."""
+    if gen.kept_locals is None or not gen.kept_locals.holds(stored):
+        return f"{stored} {op} {value}"
+    name = repr(target.name)
+    if op == "=":
+        return f"{stored} = env[{name}] = {value}"
+    return f"env[{name}] {op} {value}{newline}{stored} = env[{name}]"  # in place, as on env alone
+
+
 def stored_text(gen, target, op, value, newline: str) -> str:
     """The statements of a store's fast code (`newline` indents them), by `gen`: the number
     stored checked (R012) unless it can't be big (bounds.py)."""
     stored = gen.expr(target)
-    store = f"{stored} {op} {gen.expr(value)}"
+    store = set_text(gen, target, stored, op, gen.expr(value), newline)
     if not gen.owner.bounds.may_be_big_stored(target, op, value):
         return store
     check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
@@ -179,6 +190,7 @@ class _Gen(CollectionGen, TableReads, DefCalls):
         self.columns: dict = {}  # a World table's text -> the local that holds it (TableReads.column)
         self.reads: dict = {}  # that local -> how often the expression reads it (2 for each read in a loop)
         self.looping = 0  # the comprehensions around the text being generated
+        self.kept_locals = None  # in a rule's generator: its locals, also kept in Python's (texts.KeptLocals)
 
     def const(self, value) -> str:
         name = f"_k{len(self.consts)}"
@@ -233,7 +245,9 @@ class _Gen(CollectionGen, TableReads, DefCalls):
     def n_LOCAL(self, name):
         if name in self.given:
             return self.given[name]
-        return _var(name) if name in self.params else f"env[{name!r}]"
+        if name in self.params:
+            return _var(name)
+        return self.kept_locals.read(name) if self.kept_locals is not None else f"env[{name!r}]"
 
     def n_PLAYERS(self, name):
         return "[_i for _i, _a in enumerate(w.alive) if _a]"

@@ -149,6 +149,7 @@ class _Stretch(StatementTexts):
                          "_charge": budget.charge, "_WORK": budget.WorkLimit, "_XFAIL": FAILURES}
         self.spans: list = []
         self.changes = False
+        self.kept_locals = None  # a rule's generator keeps its locals in Python's too (whole.py, texts.KeptLocals)
 
     def const(self, value) -> str:
         name = f"_k{len(self.ns)}"
@@ -207,8 +208,9 @@ class _Stretch(StatementTexts):
             written = text(s) if text is not None else None
         except RecursionError:  # an expression too deep to write out
             raise _TooDeep from None
-        if written is None:
+        if written is None:  # (in a rule's generator, a local it binds is read again)
             lines.append(f"{pad}{self.const(self.e.leaf(self.code, s))}(vm, env)")
+            lines.extend(pad + line for line in self.rebound(s))
         else:
             lines.extend(pad + line for line in written)
 
@@ -292,7 +294,7 @@ class _Stretch(StatementTexts):
         if looks_at_ends(s, self.e.m):
             self.turn_boundary(lines, k, depth)
         self.tick(lines, k, depth)
-        lines.append(f"{pad}env[{self.const(s.var)}] = {item}")
+        lines.append(f"{pad}{self.binding(s.var, self.const(s.var))} = {item}")
         return lines
 
     def for_else(self, lines, s, k, depth):

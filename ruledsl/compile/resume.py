@@ -37,7 +37,7 @@ import itertools
 
 from ..syntax import ast
 from .inplace import _TooDeep
-from .whole import WHOLE_TEMPLATE, _Unsupported, _Whole, generator
+from .whole import _Unsupported, _Whole, generator, whole_text
 
 _AGAIN = object()  # the turn under way, first among a resumed for loop's items
 
@@ -94,7 +94,7 @@ def resumed_rule(emitter, code, body, point):
     emitter.sites = itertools.count(1)  # as whole_rule numbers them
     gen = _Resumed(emitter, code, point)
     try:
-        text = WHOLE_TEMPLATE.format(body="        _rs = True\n" + gen.block(body, 2))
+        text = whole_text(gen, "        _rs = True\n" + gen.block(body, 2))
         if not gen.found:
             return None
         return generator(gen, text, f"<ruledsl rule at {code.span.where()}, resumed>", _again=_again), gen.carried

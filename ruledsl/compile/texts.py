@@ -18,7 +18,7 @@ from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from .aggregates import unfailing
-from .expr import _Gen, stored_text
+from .expr import _Gen, set_text, stored_text
 from .made import Checked
 
 
@@ -66,9 +66,37 @@ def ticked(k) -> list:
     return ["w.work -= 1", "if w.work < 0:", f"    _charge(w, 0, _spans[{k}])"]
 
 
+class KeptLocals:
+    """A rule's locals in its generator (whole.py), each kept in a Python local too (`_L3`),
+    which the text reads instead of `env` (a dict lookup a read). `env` stays whole: each
+    local the text binds is written through to it, so what reads a local by name (a
+    checked fallback, an effect or op called, a framed call's arguments, a clone) finds it
+    there. What binds a local behind the text's back (a framed call's result, a secret
+    choice, an effect called) is read again after it, and the generator, or a copy's
+    resumed one, starts by reading every local it keeps from `env` (`prologue`)."""
+
+    def __init__(self):
+        self.names: dict = {}  # a local's name -> its Python local
+        self.kept: set = set()
+
+    def read(self, name: str) -> str:
+        local = self.names.get(name)
+        if local is None:
+            local = self.names[name] = f"_L{len(self.names)}"
+            self.kept.add(local)
+        return local
+
+    def holds(self, text: str) -> bool:
+        """Whether `text` is the Python local of one of the rule's locals."""
+        return text in self.kept
+
+    def prologue(self) -> list:
+        return [f"{local} = env.get({name!r})" for name, local in self.names.items()]
+
+
 class StatementTexts:
     """The `t_K` texts of `_Stretch`, which has `e` (the statement compiler), `code`, `ns`,
-    `const`, `writes_out` and `gens`."""
+    `const`, `writes_out`, `gens` and `kept_locals` (a rule's generator's KeptLocals, else None)."""
 
     def text_gen(self) -> _Gen:
         """An expression generator whose values go to this stretch's namespace; it writes
@@ -77,7 +105,32 @@ class StatementTexts:
         gen = _Gen(self.e.x, inlining=self.writes_out)
         self.gens.append(gen)
         gen.consts = self.ns
+        gen.kept_locals = self.kept_locals
         return gen
+
+    def binding(self, name: str, key: str | None = None) -> str:
+        """The target of local `name` bound (`key`: the text of its name in `env`, else its
+        literal): `env[...]`, in a rule's generator written through to its Python local."""
+        target = f"env[{key or repr(name)}]"
+        return target if self.kept_locals is None else f"{self.kept_locals.read(name)} = {target}"
+
+    def rebound(self, s) -> list:
+        """reread of the local that statement `s`'s effect, called, may have bound."""
+        if isinstance(s, (ast.Let, ast.Roll)):
+            return self.reread(s.name)
+        return self.reread_target(s.target) if isinstance(s, (ast.Assign, ast.Walk)) else []
+
+    def reread_target(self, target) -> list:
+        """reread of the local a store or a walk sets, if its target is one."""
+        local = isinstance(target, ast.Name) and target.note.binding is Binding.LOCAL
+        return self.reread(target.name) if local else []
+
+    def reread(self, name) -> list:
+        """In a rule's generator, the line that reads local `name` again from `env`, after
+        something that may have bound it there (KeptLocals); else none."""
+        if self.kept_locals is None or name is None:
+            return []
+        return [f"{self.kept_locals.read(name)} = env[{name!r}]"]
 
     def written(self, make) -> list:
         """The lines `make(gen)` gives with a text generator, after the lines reading the
@@ -94,7 +147,7 @@ class StatementTexts:
         return guarded(self.written(lambda gen: f"_val = {value(gen)}"), f"_val = {self.const(checked)}(w, env)")
 
     def t_Let(self, s):
-        lines = [*self.evaluated(s.value), f"env[{s.name!r}] = _val"]
+        lines = [*self.evaluated(s.value), f"{self.binding(s.name)} = _val"]
         if not self.e.x.bounds.may_be_big(s.value):
             return lines
         number, span = self.const(budget.number), self.const(s.span)
@@ -102,11 +155,12 @@ class StatementTexts:
                 f"    {number}(_val, {span})"]
 
     def t_Bind(self, s):
-        return [*self.evaluated(s.value, kept=True), f"env[{s.name!r}] = _val"]
+        return [*self.evaluated(s.value, kept=True), f"{self.binding(s.name)} = _val"]
 
     def t_Assign(self, s):
+        reference = f"{self.const(self.e.assign_reference(s))}(vm, env)"  # (it stores a local in env)
         return guarded(self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n")),
-                       f"{self.const(self.e.assign_reference(s))}(vm, env)")
+                       "; ".join([reference, *self.reread_target(s.target)]))
 
     def t_MoveCard(self, s):
         """`move C to Z`: the card, then (unless it is none: R005) the zone, each evaluated
@@ -153,7 +207,7 @@ class StatementTexts:
         if self.e.chance_apart:
             return None
         dice = f"{s.count}, {s.sides}, {f'{s.count}d{s.sides}'!r}"
-        return [f"env[{s.name!r}] = sum(vm.roll({dice}, {self.const(s.span)}) if vm.listening "
+        return [f"{self.binding(s.name)} = sum(vm.roll({dice}, {self.const(s.span)}) if vm.listening "
                 f"else vm.chance.roll({dice}))"]
 
     def t_Shuffle(self, s):
@@ -166,9 +220,11 @@ class StatementTexts:
         (Program.walk_to); where that store fails, the walk's effect runs to raise the
         precise error (R001 for a none)."""
         walk_to, effect = self.const(self.e.p.walk_to), self.const(self.e.leaf(self.code, s))
-        store = self.written(lambda gen: f"{gen.expr(s.target)} = {walk_to}({gen.expr(s.target)}, _val, _n)")
+        store = self.written(lambda gen: set_text(gen, s.target, gen.expr(s.target), "=",
+                                                  f"{walk_to}({gen.expr(s.target)}, _val, _n)"))
+        effected = "; ".join([f"{effect}(vm, env)", *self.reread_target(s.target)])  # (it stores a local in env)
         return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:",
-                *("    " + line for line in guarded(store, f"{effect}(vm, env)"))]
+                *("    " + line for line in guarded(store, effected))]
 
     def t_Say(self, s):
         """`say "..."` (TellingCompiler.told): its parts evaluated in order, then told

@@ -8,7 +8,9 @@ a `yield` (the Machine returns to its caller with the decision pending, and goes
 `next` once the choice is bound), and so is a call of a rule with a frame of its own
 (the Machine runs that frame, then goes on here). Nothing is dispatched between the
 statements of a rule, and a loop keeps its state in Python's variables, not the frame's
-locals.
+locals. The rule's own locals are read from Python locals too, each written through to
+the frame's `env` whenever the text binds it, so that `env` stays whole for what reads
+a local by name (texts.KeptLocals).
 
 It is made from the same parts as the op list: each straight statement is written as a
 stretch writes it (inplace.py, which this extends: lets, assignments and conditions as
@@ -40,14 +42,14 @@ from . import deferred
 from .decide import nobody_chooses, nothing_to_choose
 from .inline import _Inlined
 from .inplace import _Stretch, _TooDeep
-from .texts import ticked
+from .texts import KeptLocals, ticked
 from .ops import RETURNED, statements
 
 WHOLE_TEMPLATE = """\
 def _whole(vm, fr):
     env = fr.env
     w = vm.w
-    _at = 0
+{prologue}    _at = 0
     try:
 {body}
     except _FAILED as err:
@@ -89,12 +91,17 @@ def whole_rule(emitter, code, body):
     emitter.sites = itertools.count(1)  # calls compiled in place are numbered as in the op list
     gen = _Whole(emitter, code)
     try:
-        text = WHOLE_TEMPLATE.format(body=gen.block(body, 2))
+        text = whole_text(gen, gen.block(body, 2))
         if not gen.pauses:
             return None  # a straight rule: its stretch runs as fast (see _Whole.pause)
         return generator(gen, text, f"<ruledsl rule at {code.span.where()}>")
     except (_Unsupported, _TooDeep, SyntaxError, RecursionError, MemoryError):
         return None
+
+
+def whole_text(gen, body: str) -> str:
+    """The text of a rule's generator `gen` wrote: its locals read from `env`, then `body`."""
+    return WHOLE_TEMPLATE.format(prologue="".join(f"    {line}\n" for line in gen.kept_locals.prologue()), body=body)
 
 
 def generator(gen, text: str, filename: str, **ns):
@@ -141,6 +148,7 @@ class _Whole(_Stretch):
 
     def __init__(self, emitter, code):
         super().__init__(emitter, code, writes_out=True)
+        self.kept_locals = KeptLocals()
         self.trail: list = []  # a _Here per statement being made, outermost first
         self.points: list = []  # the place of each pause, in the order made (its yield's YIELD_MARK)
 
@@ -218,7 +226,9 @@ class _Whole(_Stretch):
         self.pause(lines, pad)
         self.resumes_here(lines)
         if not s.secret:  # the Decision's bind None: the choice is the frame's `got`
-            lines.append(f"{pad}env[{s.var!r}] = fr.got")
+            lines.append(f"{pad}{self.binding(s.var)} = fr.got")
+        else:  # bound in env by the Decision's bind
+            lines.extend(pad + line for line in self.reread(s.var))
 
     def choose_text(self, s) -> list:
         c, span = self.e.choice(s), self.const(s.span)
@@ -302,6 +312,7 @@ class _Whole(_Stretch):
         lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{push}(vm, fr)"]
         self.pause(lines, pad)
         self.resumes_here(lines)
+        lines.extend(pad + line for line in self.reread(result))  # the callee gave it in env
 
     def inline(self, lines, s, call, result, depth):
         """As InlineCompiler.inline: the rule's body here, its locals renamed, its
@@ -334,7 +345,7 @@ class _Whole(_Stretch):
                 self.call(lines, s, s.value, here.result, depth)
             elif s.value is not None and here.result is not None:
                 value = self.const(e.x.kept(s.value))  # kept by the caller
-                lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}env[{here.result!r}] = {value}(w, env)"]
+                lines += [f"{pad}_at = {self.at(s.span)}", f"{pad}{self.binding(here.result)} = {value}(w, env)"]
             lines.append(f"{pad}break" if here.breaks else f"{pad}raise _Returned")
             return
         if s.value is not None and e.m.calls_rule(s.value):
@@ -358,6 +369,7 @@ class _Whole(_Stretch):
         lines += [f"{pad}while fr.pc == 0:  # a step (a unit of work) moves pc on once the walk has landed (flow.py)",
                   f"{inner}if {step}(vm, fr) is not None:"]
         self.pause(lines, inner + "    ")
+        lines.extend(pad + line for line in self.reread_target(s.target))  # the step set it in env
 
     def g_EndGame(self, lines, s, depth):
         """`end`: the game finished as the statement's effect finishes it, then the

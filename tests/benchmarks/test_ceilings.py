@@ -203,12 +203,13 @@ def test_env_traffic_counts_reads_writes_and_readers_by_name_on_the_lines_run():
 
 
 def test_env_traffic_traces_the_rule_generators_of_real_games():
-    """Over real games of tic-tac-toe, every decision binds the cell chosen in `env` and
-    every turn its player: at least a write a decision, and reads of both."""
+    """Over real games of tic-tac-toe, every decision binds the cell chosen in `env` (and
+    in the generator's own local, which its text reads instead: texts.KeptLocals), and
+    every turn its player: at least two writes a decision, and no read."""
     row = env_traffic.measure("tic_tac_toe", 3)
     assert row["decisions"] >= 3 * 5
-    assert row["writes"] >= row["decisions"]
-    assert row["reads"] >= 2 * row["decisions"]
+    assert row["writes"] >= 2 * row["decisions"]
+    assert row["reads"] == 0
     assert deferred_is_restored()
 
 

@@ -380,6 +380,66 @@ def test_a_fast_machine_under_way_is_cloned_as_a_resumed_generator_and_an_ended_
     assert slow.clone().pending.name == "k"
 
 
+
+def test_a_rules_locals_kept_in_python_are_read_again_where_something_else_binds_them(tmp_path):
+    """A rule's generator reads its locals from Python locals, written through to `env`
+    (texts.KeptLocals). What binds one behind its text's back is read again after: a walk
+    moving a local (written out, and on a graph, stopping at a fork), the result of a
+    call with a frame of its own (a rule that calls itself), a secret choice. Each `say` tells the local's value, as the op lists do."""
+    text = """board map(kind: int = 0) graph {
+  space a space b space c space d space x 1
+  link a b  link b c  link c d  link d a
+  link b x  link x d
+}
+board track(n: int) loop {
+  space a1 1
+  space b1 2
+  space c1 3
+}
+rule flow() {
+  let s = a1
+  let t = a
+  repeat 2 {
+    move s by 1 steps forward
+    move t by 2 steps forward by seat(1) as "way"
+    let r = pick()
+    let r2 = pick()
+    choose secret h from 1..3 by seat(1) as "hidden"
+    say "s {s} t {t} r {r} r2 {r2} h {h}"
+  }
+}
+rule pick() -> int {
+  choose n from 1..3 by seat(0)
+  if n == 3 { return pick() }
+  return n * 10
+}
+"""
+    m, said, asked = both(tmp_path, text, ["x", "2", "1", "1", "1", "2", "3"])
+    assert m.program.rules["flow"].whole is not None and m.result is not None
+    assert asked == ["way", "n", "n", "hidden", "n", "n", "hidden"]
+    assert said == ["s b1 t x r 20 r2 10 h 1", "s c1 t a r 10 r2 20 h 3"]
+
+
+def test_a_clone_goes_on_with_the_locals_its_frame_holds(tmp_path):
+    """A copy's resumed generator reads every local from its frame's `env` when it starts,
+    so one changed there in between (as a search agent redraws another seat's secret
+    choice) is the one it goes on with."""
+    text = """rule flow() {
+  choose secret h from 1..3 by seat(1) as "hidden"
+  choose k from 1..2 by seat(0)
+  say "h {h} k {k}"
+}
+"""
+    program = text_program(tmp_path, text)
+    heard: list = []
+    m = Machine(program, 2, FixedChance(), fast=True)
+    m.choose("1")
+    clone = m.clone(listener=lambda kind, data: heard.append(data.get("text")))
+    clone.frames[-1].env["h"] = 3
+    clone.choose("2")
+    assert [t for t in heard if t] == ["h 3 k 2"]
+
+
 # ---------------------------------------------------------------- decisions written out
 def offered_both_ways(tmp_path, text, labels, players=3) -> list:
     """Plays `text` choosing `labels` on op lists and on a fast Machine (whose decisions

@@ -71,9 +71,11 @@ class KeptLocals:
     which the text reads instead of `env` (a dict lookup a read). `env` stays whole: each
     local the text binds is written through to it, so what reads a local by name (a
     checked fallback, an effect or op called, a framed call's arguments, a clone) finds it
-    there. What binds a local behind the text's back (a framed call's result, a secret
-    choice, an effect called) is read again after it, and the generator, or a copy's
-    resumed one, starts by reading every local it keeps from `env` (`prologue`)."""
+    there. What binds a local behind the text's back is read again after it (`reread`): a
+    framed call's result, a secret choice, a walk's step moving a local, a store's or a
+    walk's reference where its fast code failed, an effect called for a `let` or a `roll`.
+    The generator, or a copy's resumed one, starts by reading every local it keeps from
+    `env` (`prologue`), so a copy's frame changed before it goes on is what it reads."""
 
     def __init__(self):
         self.names: dict = {}  # a local's name -> its Python local

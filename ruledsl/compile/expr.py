@@ -155,10 +155,9 @@ def set_text(gen, target, stored: str, op: str, value: str, newline: str = "\n")
     local it keeps in a Python local (texts.KeptLocals) is set in `env` as well."""
     if gen.kept_locals is None or not gen.kept_locals.holds(stored):
         return f"{stored} {op} {value}"
-    name = repr(target.name)
     if op == "=":
-        return f"{stored} = env[{name}] = {value}"
-    return f"env[{name}] {op} {value}{newline}{stored} = env[{name}]"  # in place, as on env alone
+        return f"{gen.kept_locals.bound(target.name)} = {value}"
+    return f"env[{target.name!r}] {op} {value}{newline}{stored} = env[{target.name!r}]"  # in place, as on env
 
 
 def stored_text(gen, target, op, value, newline: str) -> str:

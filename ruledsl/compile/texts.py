@@ -79,18 +79,21 @@ class KeptLocals:
 
     def __init__(self):
         self.names: dict = {}  # a local's name -> its Python local
-        self.kept: set = set()
 
     def read(self, name: str) -> str:
         local = self.names.get(name)
         if local is None:
             local = self.names[name] = f"_L{len(self.names)}"
-            self.kept.add(local)
         return local
 
     def holds(self, text: str) -> bool:
         """Whether `text` is the Python local of one of the rule's locals."""
-        return text in self.kept
+        return text in self.names.values()
+
+    def bound(self, name: str, key: str | None = None) -> str:
+        """The target of local `name` bound, written through: its Python local and `env`
+        (`key`: the text of its name there, else its literal)."""
+        return f"{self.read(name)} = env[{key or repr(name)}]"
 
     def prologue(self) -> list:
         return [f"{local} = env.get({name!r})" for name, local in self.names.items()]
@@ -113,19 +116,17 @@ class StatementTexts:
     def binding(self, name: str, key: str | None = None) -> str:
         """The target of local `name` bound (`key`: the text of its name in `env`, else its
         literal): `env[...]`, in a rule's generator written through to its Python local."""
-        target = f"env[{key or repr(name)}]"
-        return target if self.kept_locals is None else f"{self.kept_locals.read(name)} = {target}"
+        return f"env[{key or repr(name)}]" if self.kept_locals is None else self.kept_locals.bound(name, key)
 
     def rebound(self, s) -> list:
-        """reread of the local that statement `s`'s effect, called, may have bound."""
+        """reread of the local that statement `s`'s effect, op or reference may have bound
+        in `env`: a `let`'s or a `roll`'s, or the target of a store or a walk if a local."""
         if isinstance(s, (ast.Let, ast.Roll)):
             return self.reread(s.name)
-        return self.reread_target(s.target) if isinstance(s, (ast.Assign, ast.Walk)) else []
-
-    def reread_target(self, target) -> list:
-        """reread of the local a store or a walk sets, if its target is one."""
-        local = isinstance(target, ast.Name) and target.note.binding is Binding.LOCAL
-        return self.reread(target.name) if local else []
+        if isinstance(s, (ast.Assign, ast.Walk)) and isinstance(s.target, ast.Name) \
+                and s.target.note.binding is Binding.LOCAL:
+            return self.reread(s.target.name)
+        return []
 
     def reread(self, name) -> list:
         """In a rule's generator, the line that reads local `name` again from `env`, after
@@ -162,7 +163,7 @@ class StatementTexts:
     def t_Assign(self, s):
         reference = f"{self.const(self.e.assign_reference(s))}(vm, env)"  # (it stores a local in env)
         return guarded(self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n")),
-                       "; ".join([reference, *self.reread_target(s.target)]))
+                       "; ".join([reference, *self.rebound(s)]))
 
     def t_MoveCard(self, s):
         """`move C to Z`: the card, then (unless it is none: R005) the zone, each evaluated
@@ -224,7 +225,7 @@ class StatementTexts:
         walk_to, effect = self.const(self.e.p.walk_to), self.const(self.e.leaf(self.code, s))
         store = self.written(lambda gen: set_text(gen, s.target, gen.expr(s.target), "=",
                                                   f"{walk_to}({gen.expr(s.target)}, _val, _n)"))
-        effected = "; ".join([f"{effect}(vm, env)", *self.reread_target(s.target)])  # (it stores a local in env)
+        effected = "; ".join([f"{effect}(vm, env)", *self.rebound(s)])  # (it stores a local in env)
         return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:",
                 *("    " + line for line in guarded(store, effected))]
 

@@ -350,7 +350,7 @@ class _Whole(_Stretch):
             return
         if s.value is not None and e.m.calls_rule(s.value):
             self.call(lines, s, s.value, RETURNED, depth)
-            value = f"env[{RETURNED!r}]"
+            value = self.kept_locals.read(RETURNED)  # read again after the call (`call`)
         else:
             value = f"{self.const(e.x.kept(s.value))}(w, env)" if s.value is not None else None
         lines.append(f"{pad}_at = {self.at(s.span)}")
@@ -369,7 +369,7 @@ class _Whole(_Stretch):
         lines += [f"{pad}while fr.pc == 0:  # a step (a unit of work) moves pc on once the walk has landed (flow.py)",
                   f"{inner}if {step}(vm, fr) is not None:"]
         self.pause(lines, inner + "    ")
-        lines.extend(pad + line for line in self.reread_target(s.target))  # the step set it in env
+        lines.extend(pad + line for line in self.rebound(s))  # the step set it in env
 
     def g_EndGame(self, lines, s, depth):
         """`end`: the game finished as the statement's effect finishes it, then the

@@ -16,11 +16,11 @@ For tic-tac-toe it also plays the rules on a layout of their own (`tic_tac_toe_f
 what a back end specialised to the game could generate) and the hand-written game; with
 `--parts`, the flat layout with less and less of what ruledsl does (the labels, the units
 of work, the free cells recounted, the pauses), each timed: what is left between that and
-the hand-written game is the rules evaluated as written (benchmarks/README.md, "Stop 35").
+the hand-written game is the rules evaluated as written (benchmarks/HISTORY.md, "Stop 35").
 
 Stop 12, tic-tac-toe (instructions a game, 200 games minus 0, `--only generator` and
 `--only engine`): generator 0.41M, engine 0.73M: 1.77x. Stop 15, Kuhn poker (3,000
-games minus 0): see benchmarks/README.md. Both sides play the same game: the outcome
+games minus 0): see benchmarks/HISTORY.md. Both sides play the same game: the outcome
 frequencies are printed side by side.
 """
 from __future__ import annotations

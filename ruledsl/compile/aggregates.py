@@ -254,7 +254,7 @@ TALLIED = ("int", "bool", "str", "player", "enum", "space", "card")  # field typ
 # A tally costs at every write (a Python call) and every copy of the World; on a small
 # board the scan in C is as quick as the lookup: a game on 9 spaces counted in rows and
 # columns of 3 played 0.92x as fast tallied (instructions a game), one on 16 spaces in
-# groups of 4 1.11x (benchmarks/README.md, "Stop 14").
+# groups of 4 1.11x (benchmarks/HISTORY.md, "Stop 14").
 TALLY_MIN_SPACES = 12
 
 

@@ -35,7 +35,7 @@ INLINE_NESTING = 6  # calls compiled in place inside calls compiled in place
 # A rule of at most SMALL_RULE statements (its nested ones counted) is compiled in place at
 # up to SMALL_SITES calls, each a copy of its own: a small rule with a decision called
 # from two places then pushes no frame and, on a fast Machine, makes no generator of its
-# own (measured, and larger limits tried: benchmarks/README.md, "Stop 22").
+# own (measured, and larger limits tried: benchmarks/HISTORY.md, "Stop 22").
 SMALL_RULE = 8
 SMALL_SITES = 2
 

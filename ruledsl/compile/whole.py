@@ -206,7 +206,7 @@ class _Whole(_Stretch):
         """Hands the Machine a decision or a pushed frame; the World is read again after.
         A rule that never pauses gets no generator: its stretch runs it as fast, and making
         a generator per call costs more. Every rule that pauses gets one, also with no
-        pause in a loop, since its decisions are written out (benchmarks/README.md,
+        pause in a loop, since its decisions are written out (benchmarks/HISTORY.md,
         "Stop 22", has both measured)."""
         self.points.append(self.point())
         lines += [f"{pad}yield True  {YIELD_MARK}{len(self.points) - 1}", f"{pad}w = vm.w"]

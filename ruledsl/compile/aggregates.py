@@ -179,7 +179,7 @@ class CollectionGen:
         if not unfailing(key) or (index is not None and not unfailing(index.key)):
             return None
         group = self.expr(index.key) if index is not None else "None"
-        found = f"{column}.tallies[{grouping}].get(({group}, {self.expr(key)}), 0)"
+        found = f"{column}.tallies[{grouping}][{group}].get({self.expr(key)}, 0)"
         items = self.visited(e, index)
         if e.func == "all":
             return f"({found} == len({items}))"
@@ -273,7 +273,7 @@ def _tally(items, column, i, key) -> int:
     """How many of `items` (all the spaces of one group of grouping i) hold `key`."""
     if not items:
         return 0
-    return column.tallies[i].get((column.groupings[i][items[0]], key), 0)
+    return column.tallies[i][column.groupings[i][items[0]]].get(key, 0)
 
 
 def _tally_any(items, column, i, key) -> bool:

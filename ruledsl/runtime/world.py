@@ -9,6 +9,7 @@ Board and card fields are kept by column: `spaces[board][field][space]` and
 from __future__ import annotations
 
 import hashlib
+from types import MappingProxyType
 
 import msgspec
 
@@ -18,10 +19,11 @@ from ..budget import STEP_WORK
 class Column(dict):
     """A stored field of a board, {space: value}, that also keeps tallies: for each of its
     groupings (a {space: group} table: by a fixed attribute of the board, or all spaces in
-    one group), how many spaces of each group hold each value, `tallies[i][(group, value)]`.
+    one group), how many spaces of each group hold each value, `tallies[i][group][value]`.
     Every write keeps them (the rules' and anybody's: nothing writes it but by item), so
     that `count(s in lots where s.block == b and s.owner == p)` is a lookup
-    (compile/aggregates.py, CollectionGen.tallied)."""
+    (compile/aggregates.py, CollectionGen.looked_up). A tally is keyed by group, then by
+    value, not by a (group, value) tuple: a lookup builds and hashes no tuple."""
     __slots__ = ("groupings", "tallies")
 
     def __init__(self, values: dict, groupings: list):
@@ -29,21 +31,20 @@ class Column(dict):
         self.groupings = groupings  # shared by every copy: never changed
         self.tallies = []
         for group_of in groupings:
-            tally: dict = {}
+            tally = Tally((group, {}) for group in group_of.values())
             for space, value in values.items():
-                k = (group_of[space], value)
-                tally[k] = tally.get(k, 0) + 1
+                counts = tally[group_of[space]]
+                counts[value] = counts.get(value, 0) + 1
             self.tallies.append(tally)
 
     def __setitem__(self, space, value):
         old = dict.get(self, space, _NOTHING)
         dict.__setitem__(self, space, value)
         for group_of, tally in zip(self.groupings, self.tallies):
-            group = group_of[space]
+            counts = tally[group_of[space]]
             if old is not _NOTHING:
-                tally[(group, old)] -= 1
-            k = (group, value)
-            tally[k] = tally.get(k, 0) + 1
+                counts[old] -= 1
+            counts[value] = counts.get(value, 0) + 1
 
     def copy(self) -> "Column":
         other = Column.__new__(Column)
@@ -54,6 +55,21 @@ class Column(dict):
 
     def __reduce__(self):  # a World sent to another process
         return (Column, (dict(self), self.groupings))
+
+
+class Tally(dict):
+    """{group: {value: spaces of the group holding it}} of one grouping. Every group of a
+    space is there from the start; a group no space is in reads as no spaces at all."""
+    __slots__ = ()
+
+    def __missing__(self, group):
+        return _NO_SPACES
+
+    def copy(self) -> "Tally":
+        return Tally([(group, counts.copy()) for group, counts in self.items()])
+
+
+_NO_SPACES = MappingProxyType({})  # read only: every group a write reaches is a space's own
 
 
 _NOTHING = object()

@@ -154,9 +154,9 @@ COPIED = ["games/mafialand.game", "games/bada_bing.game", "games/road_to_infamy.
 @pytest.mark.parametrize("path", COPIED)
 def test_a_world_copy_shares_no_container_with_its_original(path):
     """World.clone copies by code written for the program's shape (world.copier): every
-    container (players, boards' columns with their tallies, card fields, zones) is a new
-    one holding what the original holds, of the same type; empty zones are kept in a game
-    of ALL_MADE zones or fewer and left out in a larger one. Who is in play and the order
+    container (players, boards' columns with their tallies and each tally's groups, card
+    fields, zones) is a new one holding what the original holds, of the same type; empty
+    zones are kept in a game of ALL_MADE zones or fewer and left out in a larger one. Who is in play and the order
     of those out are shared: an elimination replaces them."""
     from ruledsl.runtime.world import ALL_MADE, Column
 
@@ -178,7 +178,9 @@ def test_a_world_copy_shares_no_container_with_its_original(path):
     for b, cols in w.spaces.items():
         for f, col in cols.items():
             if isinstance(col, Column):
-                assert c.spaces[b][f].tallies == col.tallies and c.spaces[b][f].tallies[0] is not col.tallies[0]
+                for mine, theirs in zip(c.spaces[b][f].tallies, col.tallies, strict=True):
+                    assert mine == theirs and mine is not theirs and type(mine) is type(theirs)
+                    assert all(mine[group] is not counts for group, counts in theirs.items())
     assert c.zones.filled() == w.zones.filled() and c.zones is not w.zones and type(c.zones) is type(w.zones)
     if len(w.zones.order) <= ALL_MADE:
         assert set(c.zones) == set(w.zones.order)

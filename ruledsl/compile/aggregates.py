@@ -10,19 +10,20 @@ Three shortcuts in fast code, each with the checked code (no shortcut) behind it
 - count, any and all whose one test is `x.f == K` or `x.f != K` on a stored field (or
   on a fixed attribute of a card, by card id) run in C over the field's column
   (`by_column`), a fixed group's values (a board, an index's group, the items meeting
-  fixed conjuncts: `_Group`) read in one call; over a whole board of TALLY_MIN_SPACES
+  fixed conjuncts: `Group`) read in one call; over a whole board of TALLY_MIN_SPACES
   or more, or one group of it by a fixed attribute, they are a lookup in the tally the
   column keeps as it is written (runtime/world.py Column).
+What the text calls at run time (tallies read, a group's values, indexes by a fixed
+attribute) is in aggregate_calls.py.
 """
 from __future__ import annotations
 
-import operator
-from functools import partial
 from typing import NamedTuple
 
 from .. import budget
 from ..check.types import Binding
 from ..syntax import ast
+from .aggregate_calls import BY_COLUMN_EQ, BY_COLUMN_NE, AttrIndex, Group, Kept, best, tally, tally_all, tally_any
 
 
 def var(name: str) -> str:
@@ -64,13 +65,13 @@ class CollectionGen:
     def visited(self, e, index, grouped: bool = False) -> str:
         """The code of the items to visit, each charged to the work budget: through the
         index found by find_index, or all of the source (`grouped`: a board's spaces as a
-        _Group)."""
+        Group)."""
         if index is None:
-            src = self.const(_Group(self.m.boards[e.source.name].spaces)) if grouped else self.items(e.source)
+            src = self.const(Group(self.m.boards[e.source.name].spaces)) if grouped else self.items(e.source)
         elif index.fixed:
             src = self.meeting(e, index.fixed)
         else:
-            src = f"{self.const(_AttrIndex(index.table))}[{self.expr(index.key)}]"
+            src = f"{self.const(AttrIndex(index.table))}[{self.expr(index.key)}]"
         return f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
 
     def meeting(self, e, conds) -> str:
@@ -78,7 +79,7 @@ class CollectionGen:
         fixed attributes alone), listed in order on first use and kept: no World is read
         and nothing is charged. Should a conjunct fail on an item the rules would never
         test it on, the fast code fails and the checked code decides, as for an index."""
-        kept, x = self.const(_Kept()), self.item(e.var)
+        kept, x = self.const(Kept()), self.item(e.var)
         where = " and ".join(self.expr(c) for c in conds)
         self.iterable += 1
         try:
@@ -146,9 +147,9 @@ class CollectionGen:
             looked = self.looked_up(e, index, column, grouping, key)
             if looked is not None:
                 return looked
-            run = {"count": _tally, "any": _tally_any, "all": _tally_all}[e.func]
+            run = {"count": tally, "any": tally_any, "all": tally_all}[e.func]
             return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
-        if index is not None or _is_board(e.source):  # a fixed group: its values in one call in C (_Group)
+        if index is not None or _is_board(e.source):  # a fixed group: its values in one call in C (Group)
             values = f"{self.visited(e, index, grouped=True)}.values({column})"
         else:
             values = f"map({column}.__getitem__, {self.visited(e, index)})"
@@ -172,7 +173,7 @@ class CollectionGen:
         return self.p.tally(src.name, attr.name, index.attr if index is not None else None)
 
     def looked_up(self, e, index, column, grouping, key):
-        """_tally written out where the group is the index's key (the spaces whose fixed
+        """tally written out where the group is the index's key (the spaces whose fixed
         attribute is K make the group K of the grouping by that attribute) or the whole
         board (group None), and K and the key neither fail nor charge work: the items are
         charged (`visited`), then the count is the tally's entry; None otherwise."""
@@ -223,7 +224,7 @@ class CollectionGen:
             return f"sum([{self.loop(e, value)}])"
         if func in ("max", "min"):
             return f"{func}([{self.loop(e, value)}], default=0)"
-        return f"{self.const(_best)}({self.loop(e, lambda: f'({x}, {value()})')})"
+        return f"{self.const(best)}({self.loop(e, lambda: f'({x}, {value()})')})"
 
     def c_Filter(self, e):
         if e.where is None:
@@ -267,41 +268,6 @@ class _Index(NamedTuple):
     rest: list  # the other conjuncts
     attr: str | None
     fixed: list = ()  # the conjuncts on fixed attributes alone (then table, key and attr are None)
-
-
-def _tally(items, column, i, key) -> int:
-    """How many of `items` (all the spaces of one group of grouping i) hold `key`."""
-    if not items:
-        return 0
-    return column.tallies[i][column.groupings[i][items[0]]].get(key, 0)
-
-
-def _tally_any(items, column, i, key) -> bool:
-    return _tally(items, column, i, key) > 0
-
-
-def _tally_all(items, column, i, key) -> bool:
-    return _tally(items, column, i, key) == len(items)
-
-
-def _all_equal(values, key) -> bool:
-    return not any(map(partial(operator.ne, key), values))
-
-
-def _count_unequal(values, key) -> int:
-    return sum(map(partial(operator.ne, key), values))
-
-
-def _any_unequal(values, key) -> bool:
-    return any(map(partial(operator.ne, key), values))
-
-
-def _none_equal(values, key) -> bool:
-    return not operator.contains(values, key)
-
-
-BY_COLUMN_EQ = {"count": operator.countOf, "any": operator.contains, "all": _all_equal}  # x.f == K
-BY_COLUMN_NE = {"count": _count_unequal, "any": _any_unequal, "all": _none_equal}  # x.f != K
 
 
 def _is_board(e) -> bool:
@@ -349,17 +315,6 @@ def _fixed_only(e, name: str, attrs) -> bool:
     return False
 
 
-class _Kept:
-    """The items of a collection that meet fixed conditions, once listed (CollectionGen.meeting)."""
-
-    def __init__(self):
-        self.items = None
-
-    def keep(self, items: list) -> list:
-        self.items = _Group(items)
-        return self.items
-
-
 def _conjuncts(e) -> list:
     """`a and b and c` as [a, b, c]; no condition as []."""
     if e is None:
@@ -380,52 +335,3 @@ def _mentions(e, name: str) -> bool:
     return False
 
 
-class _AttrIndex(dict):
-    """Items of a board or card set grouped by one fixed attribute, in declared order.
-
-    Filled on first use (cards exist only after defs compile); a plain dict lookup after.
-    """
-
-    def __init__(self, pairs_of):
-        super().__init__()
-        self.pairs_of = pairs_of
-
-    def __missing__(self, key):
-        if self.pairs_of is not None:
-            groups: dict = {}
-            for item, value in self.pairs_of():
-                groups.setdefault(value, []).append(item)
-            self.update((value, _Group(items)) for value, items in groups.items())
-            self.pairs_of = None
-            if key in self:
-                return self[key]
-        return _NO_ITEMS
-
-
-class _Group(list):
-    """The items of a fixed group (an index's group, the items meeting fixed conditions),
-    with `values(column)`: what a column holds for each of them, in order, in one call in C
-    where it can (operator.itemgetter), for count, any and all over the column."""
-    __slots__ = ("values",)
-
-    def __init__(self, items=()):
-        super().__init__(items)
-        if len(self) >= 2:
-            self.values = operator.itemgetter(*self)
-        else:  # itemgetter of one item gives the value, not a tuple
-            self.values = partial(_values, tuple(self))
-
-
-def _values(items: tuple, column) -> tuple:
-    return tuple([column[i] for i in items])
-
-
-_NO_ITEMS = _Group()
-
-
-def _best(pairs):
-    top, top_v = None, None
-    for x, v in pairs:
-        if top_v is None or v > top_v:
-            top, top_v = x, v
-    return top

@@ -177,9 +177,9 @@ def test_a_zones_cards_are_counted_by_a_fixed_attribute_in_c(tmp_path, monkeypat
     """count, any and all over a zone whose one test is a fixed attribute of its cards
     (`x.suit == K`) read the attribute's column by card id in one pass in C, as over a
     stored field's column (by_column): the values are the rules', the items charged alike."""
-    from ruledsl.compile import aggregates
+    from ruledsl.compile import aggregate_calls, aggregates
     used = []
-    for table in (aggregates.BY_COLUMN_EQ, aggregates.BY_COLUMN_NE):
+    for table in (aggregate_calls.BY_COLUMN_EQ, aggregate_calls.BY_COLUMN_NE):
         for func, run in list(table.items()):
             monkeypatch.setitem(table, func, lambda values, key, run=run: used.append(key) or run(values, key))
     monkeypatch.setattr(aggregates, "unfailing", lambda e: False)  # no `K in values`: the functions above
@@ -396,14 +396,14 @@ rule flow() {{
 
 def test_the_items_meeting_fixed_conjuncts_are_listed_once_and_charged_as_visited(tmp_path):
     """The diagonal of a 3x3 board: 3 items visited, not 9, and the list is kept."""
-    from ruledsl.compile.aggregates import _Kept
+    from ruledsl.compile.aggregate_calls import Kept
     game = GRID + "def mine(p: player) = count(t in grid where t.row == t.col and t.owner == p)\n" \
                   "rule flow() { choose x from 1..2 by seat(0) }\n"
     m = run_text(tmp_path, game)
     mine = m.program.def_bodies["mine"][0]
     m.w.work = 100
     assert mine(m.w, 0) == 0
-    kept = [k for k in mine.__globals__.values() if isinstance(k, _Kept)]
+    kept = [k for k in mine.__globals__.values() if isinstance(k, Kept)]
     assert [k.items for k in kept] == [["a1", "b2", "c3"]]
     assert m.w.work == 100 - 1 - 3  # the def's call, and the three spaces of the diagonal
 
@@ -423,18 +423,19 @@ def test_a_fixed_groups_values_are_read_in_one_call_and_keep_meaning(tmp_path, m
     by item: also for a group of one (where itemgetter would give a value, not a tuple)
     and of none. The values are those the rules give (c3 and c1 are seat 0's, a3 and b1
     seat 1's)."""
-    from ruledsl.compile import aggregates
+    from ruledsl.compile import aggregate_calls, aggregates
     read = []
 
-    class Counted(aggregates._Group):
+    class Counted(aggregate_calls.Group):
         __slots__ = ()
 
         def __init__(self, items=()):
             super().__init__(items)
             values = self.values
             self.values = lambda column: read.append(len(self)) or values(column)
-    monkeypatch.setattr(aggregates, "_Group", Counted)
-    monkeypatch.setattr(aggregates, "_NO_ITEMS", Counted())
+    monkeypatch.setattr(aggregates, "Group", Counted)  # the whole board's group
+    monkeypatch.setattr(aggregate_calls, "Group", Counted)  # an index's groups, the items kept
+    monkeypatch.setattr(aggregate_calls, "NO_ITEMS", Counted())
     text = GRID + "shared { n: int = 9 }\nrule flow() {\n  c3.owner = seat(0)\n  c1.owner = seat(0)\n" \
                   f"  a3.owner = seat(1)\n  b1.owner = seat(1)\n  n = if true then {expr} else 0\n}}\n"
     assert run_text(tmp_path, text).w.shared["n"] == value
@@ -613,12 +614,12 @@ def test_any_equal_and_all_unequal_over_a_column_are_written_as_in(tmp_path, mon
     """`any(x in S where x.f == K)` is `K in` the column's values, `all(x in S: x.f != K)`
     is `K not in` them, where K neither fails nor charges: the functions they called are
     not called, and the value is theirs."""
-    from ruledsl.compile import aggregates
+    from ruledsl.compile import aggregate_calls
 
     def not_called(*_):
         raise AssertionError("called")
-    monkeypatch.setitem(aggregates.BY_COLUMN_EQ, "any", not_called)
-    monkeypatch.setitem(aggregates.BY_COLUMN_NE, "all", not_called)
+    monkeypatch.setitem(aggregate_calls.BY_COLUMN_EQ, "any", not_called)
+    monkeypatch.setitem(aggregate_calls.BY_COLUMN_NE, "all", not_called)
     text = GRID + "shared { n: int = 9  who: player? = none }\nrule flow() {\n  a1.owner = seat(0)\n  who = seat(0)\n" \
                   f"  a2.owner = seat(1)\n  a3.owner = seat(1)\n  n = if {expr} then 1 else 0\n}}\n"
     assert run_text(tmp_path, text).w.shared["n"] == value

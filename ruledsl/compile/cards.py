@@ -98,8 +98,7 @@ class CardCompiler(OpEmitter):
         w = vm.w
         if source is None or not w.zone((source, None)):
             return False
-        for c in list(w.zone((source, None))):
-            w.put(c, key, bottom=True)
+        w.put_all((source, None), key)
         vm.shuffle_zone(key)
         return True
 

@@ -196,6 +196,24 @@ class World:
         if watch is None or key[0] in watch or (src[0] != key[0] and src[0] in watch):
             self.version += 1
 
+    def put_all(self, src, key):
+        """Moves every card of zone `src` to the bottom of zone `key`, in their order:
+        `put(card, key, bottom=True)` for each, in one go. (A zone onto itself goes card
+        by card; CardCompiler.refill never asks it, its zone being empty.)"""
+        zones, loc = self.zones, self.loc
+        if src == key:
+            for card in list(zones[src]):
+                self.put(card, key, bottom=True)
+            return
+        cards = zones[src]
+        zones[key].extend(cards)
+        for card in cards:
+            loc[card] = key
+        watch = self.program.zones_watched
+        if watch is None or key[0] in watch or (src[0] != key[0] and src[0] in watch):
+            self.version += len(cards)
+        cards.clear()
+
     def zone_changed(self, name: str):
         """Marks the World changed if an end condition reads zone `name` (compile/watch.py)."""
         watch = self.program.zones_watched

@@ -330,3 +330,38 @@ score p: p.points
 """, players=3)
     m.choose("now")
     assert m.result.winners == [2] and m.result.ranking == [2, 0, 1] and m.result.scores == [1, 0, 5]
+
+
+
+REFILLED = """cards chip(v: int) {
+  each v in 1..6
+}
+zone deck: chip hidden refill from used
+zone used: chip public
+zone hand per player: chip owner
+end when spent "all spent": size(used) == 6
+rule setup() {
+  draw 4 from deck to used
+  draw 1 from deck to hand[seat(0)]
+}
+rule flow() { choose x from [1, 2] by seat(0) }
+"""
+
+
+@pytest.mark.parametrize("watched", ["as compiled", None, frozenset({"hand"}), frozenset()])
+def test_a_refill_moves_the_cards_as_one_put_each_would(tmp_path, monkeypatch, watched):
+    """World.put_all (a refill's move, CardCompiler.refill) leaves the zones, where each
+    card lies and the World's version as a `put(card, key, bottom=True)` of each card in
+    turn leaves them: the cards at the bottom of the zone in their order, the version
+    bumped a card at a time when an end condition reads either zone (None: any zone)."""
+    m = run_text(tmp_path, REFILLED)
+    if watched != "as compiled":
+        monkeypatch.setattr(m.program, "zones_watched", watched)
+    used, deck, hand = ("used", None), ("deck", None), ("hand", 0)
+    for src, key in ((used, deck), (deck, used), (used, hand), (deck, deck)):
+        one, each = m.w.clone(), m.w.clone()
+        assert one.zones[src] and one.zones[key]
+        one.put_all(src, key)
+        for card in list(each.zones[src]):
+            each.put(card, key, bottom=True)
+        assert (one.zones, one.loc, one.version) == (each.zones, each.loc, each.version), (src, key)

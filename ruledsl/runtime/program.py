@@ -109,7 +109,7 @@ class Program(msgspec.Struct):
     zone_labels: dict = msgspec.field(default_factory=dict)  # zone key -> its label, made on first use (zone_label)
     zone_label_lists: dict = msgspec.field(default_factory=dict)  # Zones.order -> its labels (zone_labels_in_order)
     card_field_rows: list | None = None  # [(label #id, card, field names)] for snapshots, made on first use
-    tracks: dict = msgspec.field(default_factory=dict)  # (space, forward?) -> Track, built on first use (walk_to)
+    tracks: dict = msgspec.field(default_factory=dict)  # direction -> space -> Track, built on first use (walk_to)
     start_worlds: dict = msgspec.field(default_factory=dict)  # players -> the World as a game starts (new_world)
     world_copiers: dict = msgspec.field(default_factory=dict)  # players -> what copies such a World (world.copier)
     tallied: dict = msgspec.field(default_factory=dict)  # (board, field) -> its groupings: a fixed attribute, or None (tally)
@@ -228,10 +228,14 @@ class Program(msgspec.Struct):
         """Where `steps` steps from `space` lead, as step_space one at a time would: the
         walk stops early at the end of a line (a space whose next step is itself). The
         same in one step for any count, also a huge one (the track is a cycle or a line)."""
-        forward = direction == "forward"
-        track = self.tracks.get((space, forward))
+        tracks = self.tracks.get(direction)
+        track = tracks.get(space) if tracks is not None else None
         if track is None:
-            track = self.tracks[(space, forward)] = Track.of(space, lambda s: self.step_space(s, direction))
+            track = Track.of(space, lambda s: self.step_space(s, direction))
+            self.tracks.setdefault(direction, {})[space] = track
+        path = track.path
+        if steps < len(path):  # Track.at, its most common case written in
+            return path[steps]
         return track.at(steps)
 
     def graph_ways(self, board, space, direction, came_from):

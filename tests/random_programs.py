@@ -138,14 +138,32 @@ class Writer:
 
     def cond(self, scope, depth=0) -> str:
         if depth < 2 and self.draw(st.integers(0, 3)) == 0:
-            op = self.choice(["and", "or", "not"])
+            op = self.choice(["and", "or", "not", "any"])
             if op == "not":
                 return f"not ({self.cond(scope, depth + 1)})"
+            if op == "any":
+                return self.stopping(scope, depth + 1)
             return f"({self.cond(scope, depth + 1)} {op} {self.cond(scope, depth + 1)})"
         if self.draw(st.integers(0, 9)) == 0:
             return self.choice(["true", "false"])
         compared = self.choice(['<', '<=', '==', '!=', '>'])
         return f"{self.int_expr(scope, depth + 1)} {compared} {self.int_expr(scope, depth + 1)}"
+
+    def stopping(self, scope, depth) -> str:
+        """An aggregate that stops at an item: any or all over numbers or a stored field,
+        with a `where`, a value or both (all with a `where` alone: every item meets it)."""
+        func = self.choice(["any", "all"])
+        item = f"i{next(self.fresh)}"
+        inner = dict(scope, **{item: "int"})
+        if self.draw(st.booleans()):
+            domain = f"{self.draw(st.integers(0, 2))}..{self.draw(st.integers(0, 4))}"
+            where = f" where {self.cond(inner, depth + 1)}" if self.draw(st.booleans()) else ""
+            value = f": {self.cond(inner, depth + 1)}" if not where or self.draw(st.booleans()) else ""
+            return f"{func}({item} in {domain}{where}{value})"
+        item = f"y{next(self.fresh)}"
+        domain, field = self.choice([("grid", "mark"), (f"hand[{self.who(scope)}]", "hot"), ("players", "v")])
+        test = f"{item}.{field} {self.choice(['==', '!=', '>'])} {self.int_expr(scope, depth + 1)}"
+        return f"{func}({item} in {domain} where {test})" if func == "any" else f"all({item} in {domain}: {test})"
 
     def rare(self, scope) -> str:
         """A condition that seldom holds (for what ends a game or a player's part in it)."""

@@ -41,7 +41,13 @@ class CollectionGen:
         return f"w.zones[{src}]" if e.note.type.kind == "zone" else src
 
     def loop(self, e, make) -> str:
-        """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound.
+        """`MADE for x in SOURCE if WHERE`; `make()` builds MADE while `x` is bound."""
+        src, conds, made = self.loop_parts(e, make)
+        where = f" if {' and '.join(conds)}" if conds else ""
+        return f"{made} for {self.item(e.var)} in {src}{where}"
+
+    def loop_parts(self, e, make) -> tuple:
+        """(SOURCE, the texts of the WHERE conjuncts, MADE) of the loop over e's items.
 
         Over a board or card set, a `where` conjunct `x.attr == K` on a fixed attribute
         (K not mentioning x) becomes an index lookup: only matching items are visited.
@@ -57,8 +63,7 @@ class CollectionGen:
             self.iterable -= 1
         self.looping += 1
         try:
-            where = f" if {' and '.join(self.expr(c) for c in conds)}" if conds else ""
-            return f"{make()} for {self.item(e.var)} in {src}{where}"
+            return src, [self.expr(c) for c in conds], make()
         finally:
             self.looping -= 1
 
@@ -217,7 +222,7 @@ class CollectionGen:
             return f"any({self.loop(e, value if e.value is not None else lambda: 'True')})"
         if func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
             cond = lambda: self.expr(e.where)  # noqa: E731
-            return f"all({self.loop(_Unfiltered(e), cond)})"
+            return f"all({self.loop(Unfiltered(e), cond)})"
         if func == "all":
             return f"all({self.loop(e, value)})"
         if func == "sum":
@@ -274,7 +279,7 @@ def _is_board(e) -> bool:
     return isinstance(e, ast.Name) and e.note.binding is Binding.BOARD
 
 
-class _Unfiltered:
+class Unfiltered:
     """An aggregate seen without its `where` (for `all(x in S where c)`, c is the value)."""
 
     def __init__(self, e):

@@ -145,19 +145,33 @@ class DefCalls:
         checks = self.def_checked(d)
         if checks is None or (checks and self.iterable) or e.name not in self.owner.small_defs:
             return None
-        given = {p.name: self.kept(a) for p, a in zip(d.params, e.args)}
-        outer = self.given, self.suffix
-        self.given, self.suffix = given, f"{self.suffix}··{self.const(None)[2:]}"  # inline.py renames with one ·
-        try:
-            body = self.expr(d.body)
-        finally:
-            self.given, self.suffix = outer
+        body = self.written_body(e, d, self.expr)
         if not checks:
             return body
         r = f"_d{self.const(None)[2:]}"  # `:=` binds in the function around the expression: a name of its own
         big = budget.MAX_NUMBER
         return f"({r} if (({r} := {body}).__class__ is not int or -{big} < {r} < {big}) " \
                f"else {self.const(budget.number)}({r}, {self.const(d.span)}))"
+
+    def written_body(self, e, d, make):
+        """make(the body of def `d`) as written in for light call `e`: its parameters read
+        as the arguments, its items renamed."""
+        given = {p.name: self.kept(a) for p, a in zip(d.params, e.args)}
+        outer = self.given, self.suffix
+        self.given, self.suffix = given, f"{self.suffix}··{self.const(None)[2:]}"  # inline.py renames with one ·
+        try:
+            return make(d.body)
+        finally:
+            self.given, self.suffix = outer
+
+    def unchecked_written(self, e):
+        """The def of call `e` where written_def writes it in with its value unchecked (no
+        number of it can be big), else None."""
+        if e.name not in self.m.defs or self.checked or not self.inlining \
+                or not all(self.light_argument(a) for a in e.args):
+            return None
+        d = self.m.defs[e.name]
+        return d if self.def_checked(d) is False and e.name in self.owner.small_defs else None
 
     def def_checked(self, d):
         """Whether a def's value is checked for R012 where it is written (a number), False

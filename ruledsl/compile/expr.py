@@ -27,6 +27,7 @@ from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
 from .bounds import Bounds
 from .defs import DefCalls, SmallDefs, def_template
+from .looped import StatementLoops
 from .made import CHECKED_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, built, namespace, source_text
 from .reads import TableReads
 
@@ -172,7 +173,7 @@ def stored_text(gen, target, op, value, newline: str) -> str:
     return f"{store}{newline}{check}"
 
 
-class _Gen(CollectionGen, TableReads, DefCalls):
+class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
     """Translates one expression tree to Python source text. `checked` code checks each
     operation that can fail, naming its span, and uses no attribute index."""
 

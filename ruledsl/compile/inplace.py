@@ -150,6 +150,7 @@ class _Stretch(StatementTexts):
         self.spans: list = []
         self.changes = False
         self.kept_locals = None  # a rule's generator keeps its locals in Python's too (whole.py, texts.KeptLocals)
+        self.depth = 0  # of the statement being written, in blocks (texts.StatementTexts.evaluated)
 
     def const(self, value) -> str:
         name = f"_k{len(self.ns)}"
@@ -163,6 +164,7 @@ class _Stretch(StatementTexts):
     def block(self, stmts, depth: int, mark: bool) -> str:
         lines: list = []
         for s in stmts:
+            self.depth = depth
             gen = getattr(self, "g_" + type(s).__name__, None)
             if gen is None:
                 self.leaf(lines, s, depth, mark)

@@ -60,6 +60,9 @@ def zone_named(e) -> str | None:
     return e.name if isinstance(e, ast.Name) and e.note.binding is Binding.ZONE else None
 
 
+LOOPED_DEPTH = 9  # blocks deep from which a statement's aggregate stays a comprehension (evaluated)
+
+
 def ticked(k) -> list:
     """The text of one unit of work charged at `_spans[k]` (budget.charge, written out:
     a loop's turn is the hottest line of a stretch)."""
@@ -144,10 +147,18 @@ class StatementTexts:
 
     def evaluated(self, e, kept: bool = False) -> list:
         """`_val = e`, as an expression's own function evaluates it (made.TEMPLATE); `kept`,
-        as a value kept (a parameter bound: ExprCompiler.kept)."""
-        value = (lambda gen: gen.kept(e)) if kept else (lambda gen: gen.expr(e))
+        as a value kept (a parameter bound: ExprCompiler.kept). An aggregate that stops at
+        an item or counts them is a loop of the statement's own (CollectionGen.statement),
+        but LOOPED_DEPTH blocks deep or more, where its lines could bring the text near
+        what Python refuses (deferred.py)."""
+        if kept:
+            make = lambda gen: f"_val = {gen.kept(e)}"  # noqa: E731
+        elif self.depth < LOOPED_DEPTH:
+            make = lambda gen: gen.statement(e, "_val")  # noqa: E731
+        else:
+            make = lambda gen: f"_val = {gen.expr(e)}"  # noqa: E731
         checked = self.e.x.kept_checked(e) if kept else Checked(self.e.x, e)
-        return guarded(self.written(lambda gen: f"_val = {value(gen)}"), f"_val = {self.const(checked)}(w, env)")
+        return guarded(self.written(make), f"_val = {self.const(checked)}(w, env)")
 
     def t_Let(self, s):
         lines = [*self.evaluated(s.value), f"{self.binding(s.name)} = _val"]

@@ -166,6 +166,7 @@ class _Whole(_Stretch):
         return "\n".join(lines) if lines else "    " * depth + "pass"
 
     def statement(self, lines, s, depth):
+        self.depth = depth
         name = type(s).__name__
         if self.e.is_simple(s):
             gen = getattr(self, "g_" + name, None)  # a compound statement, or a straight rule's call

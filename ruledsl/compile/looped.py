@@ -1,0 +1,88 @@
+"""Compile stage, expressions part 3: a statement's aggregate as a loop of its own, a
+mixin of the expression generator (expr.py `_Gen`).
+
+Where a statement's expression (a `let`'s value, an `if`'s condition...) is an aggregate
+that stops at an item or counts them (first, any, all, count), under `not`, a count
+compared with a number, or the body of a small def written in (defs.py), its text
+(texts.StatementTexts.evaluated) is a Python loop of the statement's own instead of a
+comprehension: no frame is made and no generator resumed at each item. The loop visits
+and charges the same items, runs the same tests in the same order and stops at the same
+item, so it spends the same work and fails at the same place
+(tests/compile/test_aggregates.py, and the random programs against the op lists).
+"""
+from __future__ import annotations
+
+from ..syntax import ast
+from .aggregates import Unfiltered
+
+LOOPED = ("first", "any", "all", "count")  # the aggregates a statement writes as its own loop
+COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
+
+
+def _looped(x: str, src: str, tests: list, start: str, found: str, stop: bool) -> str:
+    """`start`, then for each item `x` of `src` that passes every test (in order, as
+    `and` does), `found`, and with `stop` no more items."""
+    lines = [start, f"for {x} in {src}:"]
+    body = [found, "break"] if stop else [found]
+    if tests:
+        lines += [f"    if {' and '.join(tests)}:", *("        " + line for line in body)]
+    else:
+        lines += ["    " + line for line in body]
+    return "\n".join(lines)
+
+
+class StatementLoops:
+    """`_Gen` has `checked`, `expr`, `item`, `m`, CollectionGen's `loop_parts` and
+    `by_column`, and DefCalls' `unchecked_written` and `written_body`."""
+
+    def statement(self, e, target: str) -> str:
+        """`target = e` as a statement's lines. Where `e` is an aggregate that stops at an
+        item or counts them (first, any, all, count; under `not`, or the body of a light
+        call of a small def written in), it is a loop of the statement's own, not a
+        comprehension: no frame made and no generator resumed at each item. The same
+        items are visited and charged, the same tests run in the same order, and it
+        stops at the same item."""
+        if self.checked or not self.lowerable(e):
+            return f"{target} = {self.expr(e)}"
+        return self.lowered(e, target)
+
+    def lowerable(self, e) -> bool:
+        if e.__class__ is ast.Not:
+            return self.lowerable(e.operand)
+        if e.__class__ is ast.Binary:  # a count compared with a number: `count(...) == 0`
+            return e.op in COUNTED and e.right.__class__ is ast.Int and self.loops(e.left, ("count",))
+        return self.loops(e, LOOPED)
+
+    def loops(self, e, funcs) -> bool:
+        """Whether `e` is an aggregate of `funcs`, or a light call written in of a small def
+        whose body is one."""
+        if e.__class__ is ast.Call:
+            d = self.unchecked_written(e)
+            return d is not None and self.loops(d.body, funcs)
+        return e.__class__ is ast.Aggregate and e.func in funcs
+
+    def lowered(self, e, target: str) -> str:
+        if e.__class__ is ast.Not:
+            return f"{self.lowered(e.operand, target)}\n{target} = not {target}"
+        if e.__class__ is ast.Binary:
+            return f"{self.lowered(e.left, target)}\n{target} = {target} {e.op} {self.expr(e.right)}"
+        if e.__class__ is ast.Call:
+            return self.written_body(e, self.m.defs[e.name], lambda body: self.lowered(body, target))
+        if e.func != "first":
+            fast = self.by_column(e)
+            if fast is not None:
+                return f"{target} = {fast}"
+        x = self.item(e.var)
+        if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
+            src, _, made = self.loop_parts(Unfiltered(e), lambda: self.expr(e.where))
+            return _looped(x, src, [f"not ({made})"], f"{target} = True", f"{target} = False", True)
+        valued = e.value is not None and e.func in ("any", "all")
+        src, conds, made = self.loop_parts(e, (lambda: self.expr(e.value)) if valued else (lambda: ""))
+        if e.func == "first":
+            return _looped(x, src, conds, f"{target} = None", f"{target} = {x}", True)
+        if e.func == "count":
+            return _looped(x, src, conds, f"{target} = 0", f"{target} += 1", False)
+        tests = [*conds, f"({made})" if e.func == "any" else f"not ({made})"] if valued else conds
+        if e.func == "any":
+            return _looped(x, src, tests, f"{target} = False", f"{target} = True", True)
+        return _looped(x, src, tests, f"{target} = True", f"{target} = False", True)

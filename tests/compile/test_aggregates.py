@@ -1,0 +1,102 @@
+"""A statement's aggregate written as a loop of its own (CollectionGen.statement): first,
+any, all and count at the top of a statement's expression, under `not`, compared with a
+number, or the body of a small def written in. It plays as the op lists' comprehensions
+play (the reference, a frame per call: load_game(fuse=False)): the same values, the same
+work spent, the same failures at the same items."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ruledsl.errors import GameRuntimeError
+from ruledsl.runtime.machine import Machine
+from support import FixedChance, compiled_texts, text_program
+
+FORMS = """board lots(block: int) {
+  field owner: player? = none
+  each i in 1..4: space "a{i}" 1
+  each i in 1..3: space "b{i}" 2
+}
+shared { n: int = 0 }
+def taller(k: int) = first(i in 0..9 where i * i > k + n)
+def held(p: player, k: int) = any(s in lots where s.block == k and s.owner == p)
+rule flow() {
+  loop {
+    choose k from 0..6 by seat(0) as "k"
+    let f = first(i in 0..9 where i * i > k)
+    let g = taller(k)
+    let a = any(i in 0..k where i % 3 == 2)
+    let b = all(i in 0..k: i < 5)
+    let c = all(s in lots where s.owner == none)
+    let d = not any(i in 1..k where i == 4)
+    let e = count(i in 0..k where i % 2 == 0) >= 2
+    let h = any(i in 0..k where i > 1: i % 2 == 1)
+    let m = all(i in 0..k where i > 2: i < 5)
+    if held(seat(0), k) { n += 1 }
+    if count(i in 0..k where i > 2) == 0 { n += 10 }
+    say "{f} {g} {a} {b} {c} {d} {e} {h} {m} {n}"
+    if k == 1 { a1.owner = seat(0) }
+    if k == 2 { b2.owner = seat(1) }
+  }
+}
+"""
+STATEMENT_LOOP = re.compile(r"^ +for _v_\S+ in .*:$", re.M)  # a loop of its own line, not a comprehension
+
+
+def played(program, fast: bool, labels) -> tuple:
+    """What a game of `program` says after each of `labels` chosen, with the work left."""
+    said: list = []
+    m = Machine(program, 2, FixedChance(), fast=fast,
+                listener=lambda kind, data: said.append(data["text"]) if kind == "say" else None)
+    seen = []
+    for label in labels:
+        m.choose(label)
+        seen.append((said[-1], m.w.work, m.w.digest()))
+    return seen
+
+
+def test_every_form_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
+    texts = compiled_texts(monkeypatch)
+    labels = ["0", "1", "3", "2", "4", "6", "5", "1"]
+    reference = played(text_program(tmp_path, FORMS, fuse=False), False, labels)
+    assert played(text_program(tmp_path, FORMS), True, labels) == reference
+    assert reference[0][0] == "1 1 no yes yes yes no no yes 10"
+    assert reference[4][0] == "3 6 yes yes no no yes yes yes 30"  # n = 30 after 0, 1 and 2; a1 is seat 0's
+    loops = [line.strip() for text in texts for line in STATEMENT_LOOP.findall(text)]
+    assert len(loops) >= 9, loops  # written as loops, not comprehensions
+
+
+FAILING = """shared { n: int = 0 }
+rule flow() {
+  loop {
+    choose k from 1..3 by seat(0)
+    let q = any(i in 0..5 where i > k and 10 / (i - 4) > 0)
+    n += 1
+  }
+}
+"""
+RUNNING_ON = """shared { n: int = 0 }
+rule flow() {
+  loop {
+    choose k from 1..3 by seat(0)
+    if all(i in 0..2000: count(j in 0..999 where j < k) >= 0) { n += 1 }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("text, code, line, col", [(FAILING, "R003", 6, 43), (RUNNING_ON, "R010", 6, 26)])
+def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, text, code, line, col):
+    """A failure in an item's test (division by zero at i == 4), or the step's work
+    running out at an item (a thousand units each), ends the step at the same place
+    with the same work spent, whichever way the aggregate runs."""
+    ends = []
+    for program, fast in ((text_program(tmp_path, text, fuse=False), False), (text_program(tmp_path, text), True)):
+        m = Machine(program, 2, FixedChance(), fast=fast)
+        with pytest.raises(GameRuntimeError) as err:
+            m.choose("1")
+        d = err.value.diagnostic
+        ends.append((d.code, d.span.line, d.span.col, m.w.work))
+    assert ends[0] == ends[1]
+    assert ends[0][:3] == (code, line, col)

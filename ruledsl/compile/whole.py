@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..check.types import Binding
 from ..errors import GameRuntimeError
 from ..syntax import ast
 from ..runtime.machine import Decision
@@ -233,11 +234,26 @@ class _Whole(_Stretch):
 
     def choose_text(self, s) -> list:
         c, span = self.e.choice(s), self.const(s.span)
+        fixed = self.fixed_offer(s, c)
+        if fixed:  # made once for each seat (decided)
+            return self.decided(s, c.name, fixed, fixed, "choose")
         lines = [*self.evaluated(c.offered), "_vs = list(w.zones[_val])" if c.zone else "_vs = _val",
                  "if not _vs:", f"    {self.const(nothing_to_choose)}({self.const(c.name)}, {span})",
                  "_ls = _vs" if c.label is None else f"_ls, _vs = {self.const(c.label)}(w, _vs)"]
         bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else "None"
         return [*lines, *self.decided(s, c.name, "_ls", "_vs", "choose", bind, s.secret)]
+
+    def fixed_offer(self, s, c) -> list | None:
+        """The values a `choose` offers where they are the same at every decision, each its
+        own label: all of an enum's values or a board's spaces, open, with no `where`."""
+        src = s.source
+        if s.secret or s.where is not None or c.label is not None or c.zone or not isinstance(src, ast.Name):
+            return None
+        if src.note.binding is Binding.ENUM:
+            return list(self.e.m.enums[src.name])
+        if src.note.binding is Binding.BOARD:
+            return list(self.e.m.boards[src.name].spaces)
+        return None
 
     def decided(self, s, name, labels, values, kind, bind="None", secret=False) -> list:
         """The chooser (`_val`, R006 if none), then Machine.decide written out: the end

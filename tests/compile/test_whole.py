@@ -547,6 +547,39 @@ def test_decisions_written_out_offer_what_their_ops_offer(tmp_path):
     assert [o[1] for o in offered[::2]][6:8] == ["grab", "wave"] and offered[28][1] == "wave"  # no grab in round 2
 
 
+FIXED_OFFERS = """enum way { up down }
+board grid(row: int) {
+  space a1 0
+  space b1 1
+}
+shared { n: int = 0 }
+rule flow() {
+  loop {
+    for p in players {
+      choose w from way by p as "way"
+      choose s from grid by p as "spot"
+      n += 1
+    }
+  }
+}
+"""
+
+
+def test_a_fixed_offer_is_one_decision_for_each_seat_made_once(tmp_path):
+    """A choose of all of an enum's values or a board's spaces (open, no `where`) offers
+    the same at every decision: written out, its Decision is made once for each seat
+    (whole.fixed_offer), and it offers what the op list offers."""
+    labels = ["down", "b1", "up", "a1", "up", "b1"]
+    offered = offered_both_ways(tmp_path, FIXED_OFFERS, labels, players=2)
+    assert [(o[0], o[2]) for o in offered[::2]] == [(0, ["up", "down"]), (0, ["a1", "b1"]),
+                                                    (1, ["up", "down"]), (1, ["a1", "b1"])] + \
+        [(0, ["up", "down"]), (0, ["a1", "b1"])]
+    m = Machine(text_program(tmp_path, FIXED_OFFERS), 2, FixedChance(), fast=True)
+    first = m.pending
+    choose_labels(m, ["down", "b1", "up", "a1"])
+    assert m.pending is first and m.w.shared["n"] == 2  # seat 0's "way" again: the same Decision
+
+
 @pytest.mark.parametrize("source, code, message", [
     ("[x in [1, 2] where x > n * 5]", "R007", "nothing to choose from"),
     ("[1, 2]", "R006", "nobody to make this choice"),

@@ -35,15 +35,13 @@ from __future__ import annotations
 
 import itertools
 
-from ..check.types import Binding
 from ..errors import GameRuntimeError
 from ..syntax import ast
-from ..runtime.machine import Decision
 from . import deferred
-from .decide import nobody_chooses, nothing_to_choose
 from .inline import _Inlined
 from .inplace import _Stretch, _TooDeep
 from .texts import KeptLocals, ticked
+from .whole_decisions import WrittenDecisions
 from .ops import RETURNED, statements
 
 WHOLE_TEMPLATE = """\
@@ -136,7 +134,7 @@ class _Here:
         self.index, self.blocks, self.block, self.mark = index, 0, None, None
 
 
-class _Whole(_Stretch):
+class _Whole(WrittenDecisions, _Stretch):
     """Generates the text of one rule's generator: the statements a stretch runs as it
     does, and here the others: decisions, calls with frames or in place, returns, breaks
     and endless loops. Small straight rules and small defs are written in (writes_out).
@@ -216,96 +214,6 @@ class _Whole(_Stretch):
     def resumes_here(self, lines):
         """Where what follows the statement's pause begins in `lines` (resume.py)."""
         self.trail[-1].mark = len(lines)
-
-    # ------------------------------------------------------------ decisions
-    # Each is written out as its op does it (decide.py: what is offered, the chooser, then
-    # Machine.decide), but a menu with guards, which calls its op. (A whole rule is always
-    # written as text: one too deep for Python has no generator.)
-    def w_Choose(self, lines, s, depth):
-        pad = "    " * depth
-        lines.append(f"{pad}_at = {self.at(s.span)}")
-        lines.extend(pad + line for line in self.choose_text(s))
-        self.pause(lines, pad)
-        self.resumes_here(lines)
-        if not s.secret:  # the Decision's bind None: the choice is the frame's `got`
-            lines.append(f"{pad}{self.binding(s.var)} = fr.got")
-        else:  # bound in env by the Decision's bind
-            lines.extend(pad + line for line in self.reread(s.var))
-
-    def choose_text(self, s) -> list:
-        c, span = self.e.choice(s), self.const(s.span)
-        fixed = self.fixed_offer(s, c)
-        if fixed:  # made once for each seat (decided)
-            return self.decided(s, c.name, fixed, fixed, "choose")
-        lines = [*self.evaluated(c.offered), "_vs = list(w.zones[_val])" if c.zone else "_vs = _val",
-                 "if not _vs:", f"    {self.const(nothing_to_choose)}({self.const(c.name)}, {span})",
-                 "_ls = _vs" if c.label is None else f"_ls, _vs = {self.const(c.label)}(w, _vs)"]
-        bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else "None"
-        return [*lines, *self.decided(s, c.name, "_ls", "_vs", "choose", bind, s.secret)]
-
-    def fixed_offer(self, s, c) -> list | None:
-        """The values a `choose` offers where they are the same at every decision, each its
-        own label: all of an enum's values or a board's spaces, open, with no `where`."""
-        src = s.source
-        if s.secret or s.where is not None or c.label is not None or c.zone or not isinstance(src, ast.Name):
-            return None
-        if src.note.binding is Binding.ENUM:
-            return list(self.e.m.enums[src.name])
-        if src.note.binding is Binding.BOARD:
-            return list(self.e.m.boards[src.name].spaces)
-        return None
-
-    def decided(self, s, name, labels, values, kind, bind="None", secret=False) -> list:
-        """The chooser (`_val`, R006 if none), then Machine.decide written out: the end
-        conditions first (if the game has any), then the Decision of seat `_val` pending,
-        its `bind` a text (None: the generator reads the choice from `fr.got`). Labels and
-        values are texts, or lists fixed at compile time: then each seat's Decision is
-        made once (nothing changes a Decision once made)."""
-        chooser = [*self.evaluated(s.by), "if _val is None:",
-                   f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
-        if isinstance(labels, list):
-            each = [Decision(i, name, labels, values, s.span, False, kind, None) for i in range(self.e.m.max_players)]
-            made = f"vm.pending = {self.const(each)}[_val]"
-        else:
-            made = (f"vm.pending = {self.const(Decision)}(_val, {self.const(name)}, {labels}, {values}, "
-                    f"{self.const(s.span)}, {bool(secret)}, {kind!r}, {bind})")
-        if not self.e.m.ends:
-            return [*chooser, made]
-        return [*chooser, "if w.version == vm.ends_false_at or not vm.check_ends():", "    " + made]
-
-    def w_Menu(self, lines, s, depth):
-        """The options as the branches of an if, on the index chosen (`fr.got`: a Decision's bind None)."""
-        pad = "    " * depth
-        options = list(range(len(s.options)))
-        lines.append(f"{pad}_at = {self.at(s.span)}")
-        if all(o.guard is None for o in s.options):  # all offered: labels and values shared
-            made = self.decided(s, s.label or "choice", [o.label for o in s.options], options, "menu")
-            lines.extend(pad + line for line in made)
-        else:
-            lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, None))}(vm, fr)")
-        self.pause(lines, pad)
-        lines.append(f"{pad}_o = fr.got")
-        self.resumes_here(lines)
-        for i, opt in enumerate(s.options):
-            lines.append(f"{pad}{'if' if i == 0 else 'elif'} _o == {i}:")
-            lines.append(self.block(opt.body, depth + 1))
-
-    def w_May(self, lines, s, depth):
-        pad = "    " * depth
-        lines.append(f"{pad}_at = {self.at(s.span)}")
-        inner = pad
-        if s.guard is not None:  # a guard that fails offers nothing: the body is skipped
-            lines.extend(pad + line for line in self.evaluated(s.guard))
-            lines.append(f"{pad}if _val:")
-            inner = pad + "    "
-        made = self.decided(s, s.label, [s.label, "pass"], [True, False], "may")
-        lines.extend(inner + line for line in made)
-        self.pause(lines, inner)
-        if s.guard is not None:
-            lines += [f"{pad}else:", f"{pad}    fr.got = False"]
-        lines.append(f"{pad}_o = fr.got")
-        self.resumes_here(lines)
-        lines += [f"{pad}if _o:", self.block(s.body, depth + 1)]
 
     # ------------------------------------------------------------ calls and returns
     def w_CallStmt(self, lines, s, depth):

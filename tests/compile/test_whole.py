@@ -568,7 +568,7 @@ rule flow() {
 def test_a_fixed_offer_is_one_decision_for_each_seat_made_once(tmp_path):
     """A choose of all of an enum's values or a board's spaces (open, no `where`) offers
     the same at every decision: written out, its Decision is made once for each seat
-    (whole.fixed_offer), and it offers what the op list offers."""
+    (whole_decisions.fixed_offer), and it offers what the op list offers."""
     labels = ["down", "b1", "up", "a1", "up", "b1"]
     offered = offered_both_ways(tmp_path, FIXED_OFFERS, labels, players=2)
     assert [(o[0], o[2]) for o in offered[::2]] == [(0, ["up", "down"]), (0, ["a1", "b1"]),

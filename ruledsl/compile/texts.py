@@ -181,7 +181,24 @@ class StatementTexts:
         as its own function would, then World.put (CardCompiler.s_MoveCard's effect)."""
         return [*self.evaluated(s.card), "_c = _val", "if _c is None:",
                 f"    {self.const(no_card)}({self.const(s.span)})",
-                *self.evaluated(s.dest), f"w.put(_c, _val, {bool(s.bottom)})"]
+                *self.evaluated(s.dest), *self.card_put(s)]
+
+    def card_put(self, s) -> list:
+        """World.put(_c, _val) written out where the text names the zone it goes to: whether
+        the move counts as a change for the end conditions is known here for that zone,
+        and looked up for the one the card leaves (Program.zones_watched)."""
+        dest = zone_named(s.dest)
+        if dest is None:
+            return [f"w.put(_c, _val, {bool(s.bottom)})"]
+        lines = ["_was = w.loc.get(_c)", "if _was is not None:", "    w.zones[_was].remove(_c)",
+                 "w.zones[_val].append(_c)" if s.bottom else "w.zones[_val].insert(0, _c)", "w.loc[_c] = _val"]
+        watched = self.e.p.zones_watched
+        if watched is None or dest in watched:
+            return [*lines, "w.version += 1"]
+        if not watched:
+            return lines
+        left = f"_was is not None and _was[0] != {dest!r} and _was[0] in {self.const(watched)}"
+        return [*lines, f"if {left}:", "    w.version += 1"]
 
     def t_Draw(self, s):
         """`draw N from A to B` (CardCompiler.s_Draw's effect): the zones, then the count

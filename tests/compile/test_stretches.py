@@ -325,3 +325,43 @@ def test_an_if_or_a_straight_rule_too_long_for_one_stretch_runs_as_ops(tmp_path)
         assert m.w.shared["n"] == 3 * (MAX_STRETCH + 1)
     prog = machine(tmp_path, text).program
     assert prog.rules["flow"].kinds[0] == "if" and "call" in prog.rules["flow"].kinds
+
+
+PUT_CARDS = """cards chip(v: int) {
+  each v in 1..4
+}
+zone deck: chip hidden
+zone used: chip public
+zone hand per player: chip owner
+shared { n: int = 0 }
+rule setup() { for c in chip { move c to deck } }
+%s
+rule flow() {
+  let top = first(c in deck)
+  move top to used
+  let two = first(c in deck)
+  move two to hand[seat(1)]
+  move top under deck
+  move two to used
+  let z = hand[seat(1)]
+  move top to z
+  choose x from [1, 2] by seat(0)
+}
+"""
+
+
+@pytest.mark.parametrize("ends", ["", 'end when spent "spent": size(used) > 3',
+                                  'end when held "held": size(hand[seat(2)]) > 3', 'end when far "far": n > 3'])
+def test_a_move_written_out_leaves_the_world_as_world_put_does(tmp_path, monkeypatch, ends):
+    """`move C to Z` written out (texts.card_put, where the text names Z) leaves the zones,
+    where each card lies and the World's version as World.put does: the version bumped
+    when an end condition reads the zone the card goes to or the one it leaves
+    (Program.zones_watched)."""
+    from ruledsl.compile.texts import StatementTexts
+    written = machine(tmp_path, PUT_CARDS % ends)
+    monkeypatch.setattr(StatementTexts, "card_put", lambda self, s: [f"w.put(_c, _val, {bool(s.bottom)})"])
+    put = machine(tmp_path, PUT_CARDS % ends)
+    assert (written.w.zones, written.w.loc, written.w.version) == (put.w.zones, put.w.loc, put.w.version)
+    label = written.program.cards
+    held = {k: [label[c].label for c in cards] for k, cards in written.w.zones.items() if cards}
+    assert held == {("deck", None): ["2", "1"], ("used", None): ["3"], ("hand", 1): ["4"]}

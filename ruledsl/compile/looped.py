@@ -36,17 +36,16 @@ class StatementLoops:
     `by_column`, and DefCalls' `unchecked_written` and `written_body`."""
 
     def statement(self, e, target: str) -> str:
-        """`target = e` as a statement's lines. Where `e` is an aggregate that stops at an
-        item or counts them (first, any, all, count; under `not`, or the body of a light
-        call of a small def written in), it is a loop of the statement's own, not a
-        comprehension: no frame made and no generator resumed at each item. The same
-        items are visited and charged, the same tests run in the same order, and it
-        stops at the same item."""
+        """`target = e` as a statement's lines: a loop of the statement's own where `e` is
+        `lowerable`, else the expression."""
         if self.checked or not self.lowerable(e):
             return f"{target} = {self.expr(e)}"
         return self.lowered(e, target)
 
     def lowerable(self, e) -> bool:
+        """Whether `e` is first, any, all or count (or the body of a light call of a small
+        def written in whose value is not checked), under `not`, or a count compared with
+        a number."""
         if e.__class__ is ast.Not:
             return self.lowerable(e.operand)
         if e.__class__ is ast.Binary:  # a count compared with a number: `count(...) == 0`

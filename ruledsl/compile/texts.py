@@ -148,7 +148,7 @@ class StatementTexts:
     def evaluated(self, e, kept: bool = False) -> list:
         """`_val = e`, as an expression's own function evaluates it (made.TEMPLATE); `kept`,
         as a value kept (a parameter bound: ExprCompiler.kept). An aggregate that stops at
-        an item or counts them is a loop of the statement's own (CollectionGen.statement),
+        an item or counts them is a loop of the statement's own (looped.StatementLoops),
         but LOOPED_DEPTH blocks deep or more, where its lines could bring the text near
         what Python refuses (deferred.py)."""
         if kept:

@@ -33,7 +33,7 @@ class WrittenDecisions:
 
     def choose_text(self, s) -> list:
         c, span = self.e.choice(s), self.const(s.span)
-        fixed = self.fixed_offer(s, c)
+        fixed = self.fixed_offer(s)
         if fixed:  # made once for each seat (decided)
             return self.decided(s, c.name, fixed, fixed, "choose")
         lines = [*self.evaluated(c.offered), "_vs = list(w.zones[_val])" if c.zone else "_vs = _val",
@@ -42,11 +42,12 @@ class WrittenDecisions:
         bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else "None"
         return [*lines, *self.decided(s, c.name, "_ls", "_vs", "choose", bind, s.secret)]
 
-    def fixed_offer(self, s, c) -> list | None:
+    def fixed_offer(self, s) -> list | None:
         """The values a `choose` offers where they are the same at every decision, each its
-        own label: all of an enum's values or a board's spaces, open, with no `where`."""
+        own label (decide.labelling): all of an enum's values or a board's spaces, open,
+        with no `where`."""
         src = s.source
-        if s.secret or s.where is not None or c.label is not None or c.zone or not isinstance(src, ast.Name):
+        if s.secret or s.where is not None or not isinstance(src, ast.Name):
             return None
         if src.note.binding is Binding.ENUM:
             return list(self.e.m.enums[src.name])

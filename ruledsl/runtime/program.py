@@ -229,10 +229,11 @@ class Program(msgspec.Struct):
         walk stops early at the end of a line (a space whose next step is itself). The
         same in one step for any count, also a huge one (the track is a cycle or a line)."""
         tracks = self.tracks.get(direction)
-        track = tracks.get(space) if tracks is not None else None
+        if tracks is None:
+            tracks = self.tracks[direction] = {}
+        track = tracks.get(space)
         if track is None:
-            track = Track.of(space, lambda s: self.step_space(s, direction))
-            self.tracks.setdefault(direction, {})[space] = track
+            track = tracks[space] = Track.of(space, lambda s: self.step_space(s, direction))
         path = track.path
         if steps < len(path):  # Track.at, its most common case written in
             return path[steps]

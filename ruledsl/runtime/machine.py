@@ -7,13 +7,12 @@ codes, never crashes.
 """
 from __future__ import annotations
 
-import copy
-
 import msgspec
 
 from ..budget import GAME_WORK, SHUFFLE_COST, STEP_WORK, charge
 from ..errors import RUNTIME_FAILURES, GameRuntimeError, Span, failure_message
 from .chance import ChancePause, RandomChance  # noqa: F401 - imported from here by most callers
+from .cloning import Copies
 
 MAX_DEPTH = 200
 PUSHED = "pushed"  # what an op returns after pushing a frame (calling a rule)
@@ -90,6 +89,13 @@ def _deaf(kind, data):
 MUTABLE = (list, set, dict)
 
 
+def _failed(fr: Frame, err: Exception) -> GameRuntimeError:
+    """What a Python error raised while frame `fr` ran is reported as."""
+    if isinstance(err, RecursionError):
+        return GameRuntimeError(fr.code.spans[fr.pc], "R004", "defs call each other too deep")
+    return GameRuntimeError(fr.code.spans[fr.pc], "R000", failure_message(err))
+
+
 def copy_value(value):
     """A frame local as a clone needs it: a container copied, its items shared. Loop state
     is a list the ops change in place (the index, a walk's steps left); what it holds, like
@@ -99,7 +105,7 @@ def copy_value(value):
     return value
 
 
-class Machine:
+class Machine(Copies):
     def __init__(self, program, n_players: int, chance, listener=None, fast: bool = False,
                  game_work: int = GAME_WORK, start: bool = True):
         """With `fast`, each rule that has a generator (compile/whole.py) runs as one, a
@@ -229,10 +235,8 @@ class Machine:
                     frames.pop()
         except GameRuntimeError:
             raise
-        except RecursionError:
-            raise GameRuntimeError(fr.code.spans[fr.pc], "R004", "defs call each other too deep") from None
-        except RUNTIME_FAILURES as err:
-            raise GameRuntimeError(fr.code.spans[fr.pc], "R000", failure_message(err)) from None
+        except (RecursionError, *RUNTIME_FAILURES) as err:
+            raise _failed(fr, err) from None
         finally:
             self.spent += start - w.work
 
@@ -270,19 +274,47 @@ class Machine:
     def choose_index(self, i: int):
         """Applies option i. A listener hears "chosen" (the decision and label) before the
         choice's consequences and "settled" (this machine) once the step is over, also
-        when a rule failed in it."""
+        when a rule failed in it.
+
+        Where nobody listens and a rule's generator offered the decision (a fast
+        Machine's), its generator goes on here: run()'s first turn written out, which
+        saves a tenth of what a decision costs the Machine (benchmarks/HISTORY.md, "Stop
+        41"); anything else that step does (a call, the generator's end) run() goes on with."""
         d = self.pending
         self.pending = None
         self.steps += 1
         if self.log is not None:
             self.log.append(i)
+        fr = self.frames[-1]
+        if self.listening or d.bind is not None:
+            return self._choose_told(d, i, fr)
+        fr.got = d.values[i]
+        if fr.it is None or self.spent > self.game_work:
+            return self.run()
+        w = self.w
+        w.work = STEP_WORK  # a fresh step, as run() starts it
+        try:
+            if next(fr.it, None) is None:
+                self.frames.pop()
+            elif self.frames[-1] is fr:
+                return None  # a decision is pending, or the game is over
+        except GameRuntimeError:
+            raise
+        except (RecursionError, *RUNTIME_FAILURES) as err:
+            raise _failed(fr, err) from None
+        finally:
+            self.spent += STEP_WORK - w.work
+        return self.run(fresh=False)
+
+    def _choose_told(self, d: Decision, i: int, fr: Frame):
+        """choose_index where somebody listens or the decision binds its value itself."""
         if self.listening:
             self.emit("chosen", decision=d, label=d.labels[i])
         try:
             if d.bind is None:
-                self.frames[-1].got = d.values[i]
+                fr.got = d.values[i]
             else:
-                d.bind(self, self.frames[-1], d.values[i])
+                d.bind(self, fr, d.values[i])
             self.run()
         finally:
             if self.listening:
@@ -302,72 +334,6 @@ class Machine:
         finally:
             if self.listening:
                 self.emit("settled", machine=self)
-
-    def clone(self, listener=None, chance=None) -> "Machine":
-        """A game in progress, copied: moves on the copy leave this one alone, and the
-        copy, given the same choices, plays on exactly as this one would.
-
-        The chance source is copied too (its `clone()`, else a deep copy), so both
-        draw the same outcomes from here on, unless `chance` is given: the copy draws
-        from that instead. The copy reports to `listener` (none by
-        default), never to this machine's listener. The pending decision and the result
-        are shared: nothing changes them once made. The copy of a rule under way as a
-        generator (a fast Machine's) goes on as a generator resumed after the pause it
-        waits at (compile/resume.py); where a rule has none, this machine runs on op
-        lists from then on (as_op_lists: its choices replayed once)."""
-        resumed = self.resumed() if any(f.it is not None for f in self.frames) else None
-        other = object.__new__(self.__class__)  # not copy.copy: search and the OpenSpiel adapter clone at every step
-        other.__dict__.update(self.__dict__)
-        if self.log is not None:
-            other.log = list(self.log)
-        other.w = self.w.clone()
-        other.frames = [f.copy() for f in self.frames]
-        for f, taken in zip(other.frames, resumed or ()):
-            if taken is not None:  # (the resumed generator function, the locals it goes on with)
-                f.env.update(taken[1])
-                f.it = taken[0](other, f)
-        if chance is None:
-            chance_clone = getattr(self.chance, "clone", None)
-            chance = chance_clone() if chance_clone is not None else copy.deepcopy(self.chance)
-        other.chance = chance
-        other.listener = listener
-        attach = getattr(other.chance, "attach", None)
-        if attach is not None:
-            attach(other)
-        return other
-
-    def resumed(self) -> list | None:
-        """For each frame, what a copy of it goes on with (None for op lists): the
-        generator function resumed where its generator waits, and the locals that one
-        takes (Resumes.taken); None, after as_op_lists, when a generator's rule has none."""
-        made = []
-        for f in self.frames:
-            taken = None
-            if f.it is not None:
-                taken = f.code.resumed.taken(f.it, f.env) if f.code.resumed is not None else None
-                if taken is None:
-                    self.as_op_lists()
-                    return None
-            made.append(taken)
-        return made
-
-    def as_op_lists(self):
-        """Goes on as a Machine of op lists (fast=False), in the same state: a generator
-        can't be copied, but a game is fixed by its rules, its chance and its choices
-        (every way of running the rules plays the same game: tests/compile/test_whole.py,
-        test_random_programs.py). So the choices made so far are played again, silently,
-        on a new op-list Machine with the chance source as it was at the start
-        (`restart()`), and this one takes its frames and World; its own chance source,
-        which drew the same outcomes, goes on. Costs a replay of the game so far, once."""
-        restart = getattr(self.chance, "restart", None)
-        if restart is None:
-            raise RuntimeError("a fast Machine whose chance source has no restart() can't be cloned while a rule "
-                               "runs as a generator: make it with fast=False to clone it")
-        again = Machine(self.program, self.w.n, restart(), fast=False, game_work=self.game_work)
-        for i in self.log:
-            again.choose_index(i)
-        self.frames, self.w, self.ends_false_at = again.frames, again.w, again.ends_false_at
-        self.pending, self.spent, self.fast, self.log = again.pending, again.spent, False, None
 
     def stop_at_limit(self, reason: str):
         if self.result is None:

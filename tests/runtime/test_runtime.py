@@ -61,7 +61,7 @@ def test_a_game_of_endless_decisions_ends_by_the_step_limit(tmp_path, fast):
     text = ("shared { n: int = 0 }\nrule pick() { choose x from [1, 2] by seat(0) as \"x\"  n += x }\n"
             "rule flow() { loop { pick() pick() } }")
     m = run_text(tmp_path, text, fast=fast, game_work=30)
-    while m.result is None:
+    while m.result is None and m.steps < 20:  # (a limit not kept fails below, not by running on)
         m.choose("1")
     assert m.result.reason == "step limit: too much work in one game"
     assert not m.result.by_rule and m.result.winners == []
@@ -266,6 +266,31 @@ rule flow() {
     assert paused.value.diagnostic.code == usual.value.diagnostic.code == "R010"
     assert paused.value.diagnostic.span == usual.value.diagnostic.span
     assert paused.value.diagnostic.span.line == 6
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_step_keeps_its_work_budget_across_a_call_made_after_the_choice(tmp_path, monkeypatch, fast):
+    """After the choice the flow turns 600 times and calls `r` (three calls: a frame of its
+    own), which turns 600 more: more than a step may do (1,000 units here), so the step fails
+    in `r`'s loop, however the Machine hands the choice on (Machine.choose_index goes on with
+    a rule's generator itself, run() with the call)."""
+    monkeypatch.setattr("ruledsl.runtime.machine.STEP_WORK", 1000)
+    text = """shared { n: int = 0 }
+rule r() {
+  repeat 600 { n += 1 }
+  choose x from [1, 2] by seat(0)
+}
+rule flow() {
+  choose y from [1, 2] by seat(0)
+  repeat 600 { n += 1 }
+  r() r() r()
+}
+"""
+    m = run_text(tmp_path, text, fast=fast)
+    with pytest.raises(GameRuntimeError) as info:
+        m.choose("1")
+    assert info.value.diagnostic.code == "R010" and info.value.diagnostic.span.line == 4
+    assert len(m.frames) == 2 and m.w.shared["n"] > 600
 
 
 def test_only_a_game_compiled_with_chance_apart_goes_on_after_a_pause(tmp_path):

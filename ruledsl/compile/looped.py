@@ -1,21 +1,23 @@
 """Compile stage, expressions part 3: a statement's aggregate as a loop of its own, a
 mixin of the expression generator (expr.py `_Gen`).
 
-Where a statement's expression (a `let`'s value, an `if`'s condition...) is an aggregate
-that stops at an item or counts them (first, any, all, count), under `not`, a count
-compared with a number, or the body of a small def written in (defs.py), its text
-(texts.StatementTexts.evaluated) is a Python loop of the statement's own instead of a
-comprehension: no frame is made and no generator resumed at each item. The loop visits
-and charges the same items, runs the same tests in the same order and stops at the same
-item, so it spends the same work and fails at the same place
-(tests/compile/test_aggregates.py, and the random programs against the op lists).
+Where a statement's expression (a `let`'s value, an `if`'s condition, a choice's
+options...) is an aggregate that stops at an item or counts them (first, any, all,
+count), under `not`, a count compared with a number, a filter (`[x in S where c]`), or
+the body of a small def written in (defs.py), its text (texts.StatementTexts.evaluated)
+is a Python loop of the statement's own instead of a comprehension: no frame is made and
+no generator resumed at each item. The loop visits and charges the same items, runs the
+same tests in the same order and stops at the same item, so it spends the same work and
+fails at the same place (tests/compile/test_aggregates.py, and the random programs
+against the op lists). A sum, max or min stays a comprehension: it adds or compares
+only once every value is made, so a loop would fail at another item.
 """
 from __future__ import annotations
 
 from ..syntax import ast
 from .aggregates import Unfiltered
 
-LOOPED = ("first", "any", "all", "count")  # the aggregates a statement writes as its own loop
+LOOPED = ("first", "any", "all", "count", "filter")  # what a statement writes as its own loop (a filter: ast.Filter)
 COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
 
 
@@ -43,9 +45,9 @@ class StatementLoops:
         return self.lowered(e, target)
 
     def lowerable(self, e) -> bool:
-        """Whether `e` is first, any, all or count (or the body of a light call of a small
-        def written in whose value is not checked), under `not`, or a count compared with
-        a number."""
+        """Whether `e` is first, any, all, count or a filter with a `where` (or the body of
+        a light call of a small def written in whose value is not checked), under `not`, or
+        a count compared with a number."""
         if e.__class__ is ast.Not:
             return self.lowerable(e.operand)
         if e.__class__ is ast.Binary:  # a count compared with a number: `count(...) == 0`
@@ -58,6 +60,8 @@ class StatementLoops:
         if e.__class__ is ast.Call:
             d = self.unchecked_written(e)
             return d is not None and self.loops(d.body, funcs)
+        if e.__class__ is ast.Filter:
+            return "filter" in funcs and e.where is not None
         return e.__class__ is ast.Aggregate and e.func in funcs
 
     def lowered(self, e, target: str) -> str:
@@ -67,11 +71,14 @@ class StatementLoops:
             return f"{self.lowered(e.left, target)}\n{target} = {target} {e.op} {self.expr(e.right)}"
         if e.__class__ is ast.Call:
             return self.written_body(e, self.m.defs[e.name], lambda body: self.lowered(body, target))
+        x = self.item(e.var)
+        if e.__class__ is ast.Filter:  # [x in S where c]: the items that pass, in order
+            src, conds, _ = self.loop_parts(e, lambda: "")
+            return _looped(x, src, conds, f"{target} = []", f"{target}.append({x})", False)
         if e.func != "first":
             fast = self.by_column(e)
             if fast is not None:
                 return f"{target} = {fast}"
-        x = self.item(e.var)
         if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
             src, _, made = self.loop_parts(Unfiltered(e), lambda: self.expr(e.where))
             return _looped(x, src, [f"not ({made})"], f"{target} = True", f"{target} = False", True)

@@ -1,6 +1,6 @@
 """A statement's aggregate written as a loop of its own (CollectionGen.statement): first,
-any, all and count at the top of a statement's expression, under `not`, compared with a
-number, or the body of a small def written in. It plays as the op lists' comprehensions
+any, all, count and filters at the top of a statement's expression, under `not`, compared
+with a number, or the body of a small def written in. It plays as the op lists' comprehensions
 play (the reference, a frame per call: load_game(fuse=False)): the same values, the same
 work spent, the same failures at the same items."""
 from __future__ import annotations
@@ -21,6 +21,7 @@ FORMS = """board lots(block: int) {
 shared { n: int = 0 }
 def taller(k: int) = first(i in 0..9 where i * i > k + n)
 def held(p: player, k: int) = any(s in lots where s.block == k and s.owner == p)
+def odd(k: int) = [i in 0..k where i % 2 == 1]
 rule flow() {
   loop {
     choose k from 0..6 by seat(0) as "k"
@@ -33,15 +34,18 @@ rule flow() {
     let e = count(i in 0..k where i % 2 == 0) >= 2
     let h = any(i in 0..k where i > 1: i % 2 == 1)
     let m = all(i in 0..k where i > 2: i < 5)
+    let l = [s in lots where s.owner == none and s.block == 1]
+    let o = odd(k)
     if held(seat(0), k) { n += 1 }
     if count(i in 0..k where i > 2) == 0 { n += 10 }
-    say "{f} {g} {a} {b} {c} {d} {e} {h} {m} {n}"
+    say "{f} {g} {a} {b} {c} {d} {e} {h} {m} {n} {l} {o}"
     if k == 1 { a1.owner = seat(0) }
     if k == 2 { b2.owner = seat(1) }
   }
 }
 """
 STATEMENT_LOOP = re.compile(r"^ +for _v_\S+ in .*:$", re.M)  # a loop of its own line, not a comprehension
+KEPT = re.compile(r"^ +_val\.append\(_v_([a-z]+)\S*\)$", re.M)  # a filter's loop keeping an item (its name)
 
 
 def played(program, fast: bool, labels) -> tuple:
@@ -61,10 +65,12 @@ def test_every_form_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
     labels = ["0", "1", "3", "2", "4", "6", "5", "1"]
     reference = played(text_program(tmp_path, FORMS, fuse=False), False, labels)
     assert played(text_program(tmp_path, FORMS), True, labels) == reference
-    assert reference[0][0] == "1 1 no yes yes yes no no yes 10"
-    assert reference[4][0] == "3 6 yes yes no no yes yes yes 30"  # n = 30 after 0, 1 and 2; a1 is seat 0's
+    assert reference[0][0] == "1 1 no yes yes yes no no yes 10 [a1, a2, a3, a4] []"
+    assert reference[4][0] == "3 6 yes yes no no yes yes yes 30 [a2, a3, a4] [1, 3]"  # n = 30 after 0, 1 and 2; a1 is seat 0's
     loops = [line.strip() for text in texts for line in STATEMENT_LOOP.findall(text)]
-    assert len(loops) >= 9, loops  # written as loops, not comprehensions
+    assert len(loops) >= 11, loops  # written as loops, not comprehensions
+    kept = {item for text in texts for item in KEPT.findall(text)}
+    assert kept == {"s", "i"}  # the filters: l's, and o's written in
 
 
 FAILING = """shared { n: int = 0 }
@@ -86,7 +92,11 @@ rule flow() {
 """
 
 
-@pytest.mark.parametrize("text, code, line, col", [(FAILING, "R003", 6, 43), (RUNNING_ON, "R010", 6, 26)])
+FAILING_FILTER = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "[i in 0..5 where i > k and 10 / (i - 4) > 0]")
+
+
+@pytest.mark.parametrize("text, code, line, col", [(FAILING, "R003", 6, 43), (FAILING_FILTER, "R003", 6, 40),
+                                                    (RUNNING_ON, "R010", 6, 26)])
 def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, text, code, line, col):
     """A failure in an item's test (division by zero at i == 4), or the step's work
     running out at an item (a thousand units each), ends the step at the same place

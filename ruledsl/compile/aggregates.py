@@ -77,6 +77,8 @@ class CollectionGen:
             src = self.meeting(e, index.fixed)
         else:
             src = f"{self.const(AttrIndex(index.table))}[{self.expr(index.key)}]"
+        if e is self.charged_ahead:  # a statement's own aggregate: charged by lines before it (looped.py)
+            return self.charge_ahead(src, e.span)
         return f"{self.const(budget.visited)}(w, {src}, {self.const(e.span)})"
 
     def meeting(self, e, conds) -> str:

@@ -191,6 +191,8 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
         self.reads: dict = {}  # that local -> how often the expression reads it (2 for each read in a loop)
         self.looping = 0  # the comprehensions around the text being generated
         self.kept_locals = None  # in a rule's generator: its locals, also kept in Python's (texts.KeptLocals)
+        self.charged_ahead = None  # the aggregate whose items the statement's lines charge (looped.py)
+        self.ahead: list = []  # those lines
 
     def const(self, value) -> str:
         name = f"_k{len(self.consts)}"

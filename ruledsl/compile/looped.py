@@ -14,6 +14,7 @@ only once every value is made, so a loop would fail at another item.
 """
 from __future__ import annotations
 
+from .. import budget
 from ..syntax import ast
 from .aggregates import Unfiltered
 
@@ -73,17 +74,23 @@ class StatementLoops:
             return self.written_body(e, self.m.defs[e.name], lambda body: self.lowered(body, target))
         x = self.item(e.var)
         if e.__class__ is ast.Filter:  # [x in S where c]: the items that pass, in order
-            src, conds, _ = self.loop_parts(e, lambda: "")
-            return _looped(x, src, conds, f"{target} = []", f"{target}.append({x})", False)
+            src, conds, _ = self.charging(e, lambda: self.loop_parts(e, lambda: ""))
+            return self.after_charge(_looped(x, src, conds, f"{target} = []", f"{target}.append({x})", False))
         if e.func != "first":
-            fast = self.by_column(e)
+            fast = self.charging(e, lambda: self.by_column(e))
             if fast is not None:
-                return f"{target} = {fast}"
+                return self.after_charge(f"{target} = {fast}")
         if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
-            src, _, made = self.loop_parts(Unfiltered(e), lambda: self.expr(e.where))
-            return _looped(x, src, [f"not ({made})"], f"{target} = True", f"{target} = False", True)
+            every = Unfiltered(e)
+            src, _, made = self.charging(every, lambda: self.loop_parts(every, lambda: self.expr(e.where)))
+            return self.after_charge(_looped(x, src, [f"not ({made})"], f"{target} = True", f"{target} = False", True))
         valued = e.value is not None and e.func in ("any", "all")
-        src, conds, made = self.loop_parts(e, (lambda: self.expr(e.value)) if valued else (lambda: ""))
+        src, conds, made = self.charging(e, lambda: self.loop_parts(e, (lambda: self.expr(e.value)) if valued
+                                                                      else (lambda: "")))
+        return self.after_charge(self.looped_aggregate(e, x, target, src, conds, made, valued))
+
+    def looped_aggregate(self, e, x, target, src, conds, made, valued) -> str:
+        """The loop of first, any, all or count over `src` (its items charged before it)."""
         if e.func == "first":
             return _looped(x, src, conds, f"{target} = None", f"{target} = {x}", True)
         if e.func == "count":
@@ -92,3 +99,32 @@ class StatementLoops:
         if e.func == "any":
             return _looped(x, src, tests, f"{target} = False", f"{target} = True", True)
         return _looped(x, src, tests, f"{target} = True", f"{target} = False", True)
+
+    def charging(self, e, make):
+        """make(), where the items of aggregate `e` (its `visited`) are charged by lines
+        of the statement's own (charge_ahead) instead of a call of budget.visited."""
+        self.charged_ahead, self.ahead = e, []
+        try:
+            return make()
+        finally:
+            self.charged_ahead = None
+
+    def charge_ahead(self, src: str, span) -> str:
+        """The items `src` held in `_items`, charged a unit each as budget.visited does, by
+        lines the statement runs first (after_charge): no call. `src` is the first thing
+        the aggregate evaluates, as it was the call's first argument, so the same work is
+        charged in the same order. A source that is a constant list (a whole board's
+        spaces) is charged its length, written as a number."""
+        self.charged_ahead = None
+        charge = ["if w.work < 0:", f"    {self.const(budget.charge)}(w, 0, {self.const(span)})"]
+        fixed = self.consts.get(src)
+        if isinstance(fixed, (list, tuple)):  # the same items in every game (a whole board's spaces)
+            self.ahead = [f"w.work -= {len(fixed)}", *charge]
+            return src
+        self.ahead = ["_items = " + src, "w.work -= len(_items)", *charge]
+        return "_items"
+
+    def after_charge(self, text: str) -> str:
+        """`text` after the lines charging its items (charge_ahead), if it has them."""
+        ahead, self.ahead = self.ahead, []
+        return "\n".join([*ahead, text])

@@ -44,7 +44,7 @@ DEF_TEMPLATE = """\
 def _expr(w, PARAMS):
 """ + DEF_CHARGE + """\
     try:
-{pre}        _r = {body}
+{pre}        {body}
     except _WORK:
         raise
     except _FAILURES:
@@ -52,6 +52,15 @@ def _expr(w, PARAMS):
 """ + DEF_CHECK + """\
     return _r
 """
+
+
+DEF_ROOM = 4  # blocks deep the parts of an `and` or `or` of a def's body may be written (looped.py)
+
+
+def def_body(gen, d) -> str:
+    """The lines of def `d`'s body setting `_r`, as DEF_TEMPLATE holds them: a statement's
+    (looped.StatementLoops: an aggregate a loop of its own where it can be)."""
+    return gen.statement(d.body, "_r", DEF_ROOM).replace("\n", "\n        ")
 
 
 def def_template(d, big: bool, charged: bool) -> str:

@@ -26,7 +26,7 @@ from ..errors import GameRuntimeError
 from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
 from .bounds import Bounds
-from .defs import DefCalls, SmallDefs, def_template
+from .defs import DefCalls, SmallDefs, def_body, def_template
 from .looped import StatementLoops
 from .made import CHECKED_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, built, namespace, source_text
 from .reads import TableReads
@@ -94,7 +94,7 @@ class ExprCompiler:
         def setup(gen):
             gen.params = names
             gen.consts.update(_span=d.span, _charge=budget.charge, _number=budget.number, MAX=budget.MAX_NUMBER)
-        return self.fast(def_template(d, self.bounds.may_be_big(d.body), charged), lambda gen: gen.expr(d.body),
+        return self.fast(def_template(d, self.bounds.may_be_big(d.body), charged), lambda gen: def_body(gen, d),
                          Checked(self, d.body), d.span, setup)
 
     def each_seat(self, e, var: str, one):

@@ -20,6 +20,16 @@ from .aggregates import Unfiltered
 
 LOOPED = ("first", "any", "all", "count", "filter")  # what a statement writes as its own loop (a filter: ast.Filter)
 COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
+CHAINED = ("and", "or")  # each part a statement of its own, the next under an `if` (chained)
+
+
+def _chain(e) -> list:
+    """The parts of `a or b or c` (parsed `(a or b) or c`), or of `and`, in order."""
+    op, parts = e.op, []
+    while e.__class__ is ast.Binary and e.op == op:
+        parts.append(e.right)
+        e = e.left
+    return [e, *parts[::-1]]
 
 
 def _looped(x: str, src: str, tests: list, start: str, found: str, stop: bool) -> str:
@@ -38,20 +48,25 @@ class StatementLoops:
     """`_Gen` has `checked`, `expr`, `item`, `m`, CollectionGen's `loop_parts` and
     `by_column`, and DefCalls' `unchecked_written` and `written_body`."""
 
-    def statement(self, e, target: str) -> str:
+    def statement(self, e, target: str, room: int = 0) -> str:
         """`target = e` as a statement's lines: a loop of the statement's own where `e` is
-        `lowerable`, else the expression."""
-        if self.checked or not self.lowerable(e):
+        `lowerable`, else the expression. `room`: how many blocks deep the parts of an
+        `and` or `or` may be written (`chained`)."""
+        if self.checked or not self.lowerable(e, room):
             return f"{target} = {self.expr(e)}"
-        return self.lowered(e, target)
+        return self.lowered(e, target, room)
 
-    def lowerable(self, e) -> bool:
+    def lowerable(self, e, room: int = 0) -> bool:
         """Whether `e` is first, any, all, count or a filter with a `where` (or the body of
-        a light call of a small def written in whose value is not checked), under `not`, or
-        a count compared with a number."""
+        a light call of a small def written in whose value is not checked), under `not`, a
+        count compared with a number, or, with room for a block, an `and` or `or` of which a
+        part is one of those."""
         if e.__class__ is ast.Not:
-            return self.lowerable(e.operand)
-        if e.__class__ is ast.Binary:  # a count compared with a number: `count(...) == 0`
+            return self.lowerable(e.operand, room)
+        if e.__class__ is ast.Binary:
+            if e.op in CHAINED:
+                return room > 0 and any(self.lowerable(part, room - 1) for part in _chain(e))
+            # a count compared with a number: `count(...) == 0`
             return e.op in COUNTED and e.right.__class__ is ast.Int and self.loops(e.left, ("count",))
         return self.loops(e, LOOPED)
 
@@ -65,10 +80,12 @@ class StatementLoops:
             return "filter" in funcs and e.where is not None
         return e.__class__ is ast.Aggregate and e.func in funcs
 
-    def lowered(self, e, target: str) -> str:
+    def lowered(self, e, target: str, room: int = 0) -> str:
         if e.__class__ is ast.Not:
-            return f"{self.lowered(e.operand, target)}\n{target} = not {target}"
+            return f"{self.lowered(e.operand, target, room)}\n{target} = not {target}"
         if e.__class__ is ast.Binary:
+            if e.op in CHAINED:
+                return self.chained(e, target, room)
             return f"{self.lowered(e.left, target)}\n{target} = {target} {e.op} {self.expr(e.right)}"
         if e.__class__ is ast.Call:
             return self.written_body(e, self.m.defs[e.name], lambda body: self.lowered(body, target))
@@ -88,6 +105,17 @@ class StatementLoops:
         src, conds, made = self.charging(e, lambda: self.loop_parts(e, (lambda: self.expr(e.value)) if valued
                                                                       else (lambda: "")))
         return self.after_charge(self.looped_aggregate(e, x, target, src, conds, made, valued))
+
+    def chained(self, e, target: str, room: int) -> str:
+        """`a or b or ...` (`and`) as Python evaluates it: `target = a`, then each next part
+        only while `target` is false (true), one block deep. The parts are evaluated in the
+        same order and as far, and `target` holds the same value: the last part evaluated."""
+        first, *rest = _chain(e)
+        lines = [self.statement(first, target, room)]
+        test = f"if not {target}:" if e.op == "or" else f"if {target}:"
+        for part in rest:
+            lines += [test, *("    " + line for line in self.statement(part, target, room - 1).split("\n"))]
+        return "\n".join(lines)
 
     def looped_aggregate(self, e, x, target, src, conds, made, valued) -> str:
         """The loop of first, any, all or count over `src` (its items charged before it)."""

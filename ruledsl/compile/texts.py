@@ -149,12 +149,13 @@ class StatementTexts:
         """`_val = e`, as an expression's own function evaluates it (made.TEMPLATE); `kept`,
         as a value kept (a parameter bound: ExprCompiler.kept). An aggregate that stops at
         an item or counts them is a loop of the statement's own (looped.StatementLoops),
-        but LOOPED_DEPTH blocks deep or more, where its lines could bring the text near
-        what Python refuses (deferred.py)."""
+        also as a part of an `and` or `or` (each part one block deeper), but not from
+        LOOPED_DEPTH blocks deep, where its lines could bring the text near what Python
+        refuses (deferred.py)."""
         if kept:
             make = lambda gen: f"_val = {gen.kept(e)}"  # noqa: E731
         elif self.depth < LOOPED_DEPTH:
-            make = lambda gen: gen.statement(e, "_val")  # noqa: E731
+            make = lambda gen: gen.statement(e, "_val", LOOPED_DEPTH - 1 - self.depth)  # noqa: E731
         else:
             make = lambda gen: f"_val = {gen.expr(e)}"  # noqa: E731
         checked = self.e.x.kept_checked(e) if kept else Checked(self.e.x, e)

@@ -36,15 +36,18 @@ rule flow() {
     let m = all(i in 0..k where i > 2: i < 5)
     let l = [s in lots where s.owner == none and s.block == 1]
     let o = odd(k)
+    let r = k > 4 or any(i in 0..k where i == 3) or count(s in lots where s.owner == seat(0)) == 1
+    let t = (k > 1 and all(i in 0..k: i < 5)) or not any(s in lots where s.owner == seat(1))
     if held(seat(0), k) { n += 1 }
     if count(i in 0..k where i > 2) == 0 { n += 10 }
-    say "{f} {g} {a} {b} {c} {d} {e} {h} {m} {n} {l} {o}"
+    say "{f} {g} {a} {b} {c} {d} {e} {h} {m} {n} {l} {o} {r} {t}"
     if k == 1 { a1.owner = seat(0) }
     if k == 2 { b2.owner = seat(1) }
   }
 }
 """
 STATEMENT_LOOP = re.compile(r"^ +for _v_\S+ in .*:$", re.M)  # a loop of its own line, not a comprehension
+CHAINED = re.compile(r"^ +if (?:not )?_val:$", re.M)  # the next part of an `or` (`and`) written as a statement
 KEPT = re.compile(r"^ +_val\.append\(_v_([a-z]+)\S*\)$", re.M)  # a filter's loop keeping an item (its name)
 
 
@@ -65,12 +68,15 @@ def test_every_form_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
     labels = ["0", "1", "3", "2", "4", "6", "5", "1"]
     reference = played(text_program(tmp_path, FORMS, fuse=False), False, labels)
     assert played(text_program(tmp_path, FORMS), True, labels) == reference
-    assert reference[0][0] == "1 1 no yes yes yes no no yes 10 [a1, a2, a3, a4] []"
-    assert reference[4][0] == "3 6 yes yes no no yes yes yes 30 [a2, a3, a4] [1, 3]"  # n = 30 after 0, 1 and 2; a1 is seat 0's
+    assert reference[0][0] == "1 1 no yes yes yes no no yes 10 [a1, a2, a3, a4] [] no yes"
+    assert reference[3][0] == "2 5 yes yes no yes yes no yes 30 [a2, a3, a4] [1] yes yes"  # r by its count: a1 is seat 0's
+    assert reference[4][0] == "3 6 yes yes no no yes yes yes 30 [a2, a3, a4] [1, 3] yes yes"  # n = 30 after 0, 1 and 2; a1 is seat 0's
     loops = [line.strip() for text in texts for line in STATEMENT_LOOP.findall(text)]
     assert len(loops) >= 11, loops  # written as loops, not comprehensions
     kept = {item for text in texts for item in KEPT.findall(text)}
     assert kept == {"s", "i"}  # the filters: l's, and o's written in
+    chained = {line.strip() for text in texts for line in CHAINED.findall(text)}
+    assert chained == {"if not _val:", "if _val:"}  # r's and t's parts, each a statement of its own
 
 
 FAILING = """shared { n: int = 0 }
@@ -113,3 +119,50 @@ def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, text, code
         ends.append((d.code, d.span.line, d.span.col, m.w.work))
     assert ends[0] == ends[1]
     assert ends[0][:3] == (code, line, col)
+
+
+DEFS = """board lots(block: int) {
+  field owner: player? = none
+  each i in 1..4: space "a{i}" 1
+  each i in 1..3: space "b{i}" 2
+}
+shared { n: int = 1 }
+def chain(k: int) = k > 4 or any(i in 0..k where i * i == k + n) or count(s in lots where s.owner == seat(0)) == k
+def mixed(k: int) = (k > 1 and all(i in 0..k: i < 5)) or not any(s in lots where s.block == 2 and s.owner != none)
+def nested(k: int) = k > 0 and (k < 3 or (any(i in 0..k where i == 4) and count(s in lots where s.block == 1) != k))
+def picked(k: int) = [s in lots where s.block == k % 3 and s.owner == none]
+def lowest(k: int) = first(i in 0..k where i * 3 > k)
+def failing(k: int) = k < 2 or any(i in 0..k where 10 / (i - 3) > 1)
+rule flow() { choose k from 0..1 by seat(0) }
+"""
+OWNERS = [{}, {"a1": 0}, {"a1": 0, "b2": 1}, {"a1": 0, "a2": 0, "a3": 0, "b1": 1}]
+
+
+def test_a_defs_body_written_as_statements_gives_and_spends_what_its_expression_did(tmp_path, monkeypatch):
+    """A def's own function writes its body as a statement's lines (defs.def_body: an
+    `and`/`or` part by part, aggregates as loops charged by lines). For every argument
+    and board it gives what the body written as one expression gives (the reference,
+    as before), or fails as it fails, and spends the same work."""
+    texts = compiled_texts(monkeypatch)
+    program = text_program(tmp_path, DEFS)
+    with monkeypatch.context() as patched:
+        patched.setattr("ruledsl.compile.expr.def_body", lambda gen, d: "_r = " + gen.expr(d.body))
+        reference = text_program(tmp_path, DEFS)
+    games = [Machine(p, 2, FixedChance()) for p in (program, reference)]
+    compared = 0
+    for owners in OWNERS:
+        for name in ("chain", "mixed", "nested", "picked", "lowest", "failing"):
+            for k in range(7):
+                ends = []
+                for m in games:
+                    m.w.spaces["lots"]["owner"].update(owners)
+                    m.w.work = 10_000
+                    try:
+                        ends.append((m.program.def_bodies[name][0](m.w, k), 10_000 - m.w.work))
+                    except GameRuntimeError as err:
+                        ends.append((err.diagnostic.code, str(err), 10_000 - m.w.work))
+                assert ends[0] == ends[1], (name, k, owners)
+                compared += 1
+    assert compared == 4 * 6 * 7
+    bodies = "\n".join(text for text in texts if text.startswith("def _expr(w, _v_k):"))
+    assert "        if not _r:\n" in bodies and "        if _r:\n" in bodies and "_r.append(_v_s)" in bodies

@@ -30,6 +30,7 @@ from .defs import DefCalls, SmallDefs, def_body, def_template
 from .looped import StatementLoops
 from .made import CHECKED_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, built, namespace, source_text
 from .reads import TableReads
+from .stores import stored_text
 
 ARITH = {"+", "-", "*"}
 _NAME_CODERS = {b: "n_" + b.name for b in Binding}  # how a name's code is made, by what it stands for (n_LOCAL...)
@@ -149,28 +150,6 @@ def record_text(gen, names, exprs) -> str:
     """The text of the dict {name: value of expression} (a rule call's arguments, each
     checked as a value kept: _Gen.kept), by `gen`."""
     return "{" + ", ".join(f"{n!r}: {gen.kept(e)}" for n, e in zip(names, exprs)) + "}"
-
-
-def set_text(gen, target, stored: str, op: str, value: str, newline: str = "\n") -> str:
-    """`stored op value` (`stored`: the text of `target` by `gen`); in a rule's generator, a
-    local it keeps in a Python local (texts.KeptLocals) is set in `env` as well."""
-    if gen.kept_locals is None or not gen.kept_locals.holds(stored):
-        return f"{stored} {op} {value}"
-    if op == "=":
-        return f"{gen.kept_locals.bound(target.name)} = {value}"
-    return f"env[{target.name!r}] {op} {value}{newline}{stored} = env[{target.name!r}]"  # in place, as on env
-
-
-def stored_text(gen, target, op, value, newline: str) -> str:
-    """The statements of a store's fast code (`newline` indents them), by `gen`: the number
-    stored checked (R012) unless it can't be big (bounds.py)."""
-    stored = gen.expr(target)
-    store = set_text(gen, target, stored, op, gen.expr(value), newline)
-    if not gen.owner.bounds.may_be_big_stored(target, op, value):
-        return store
-    check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
-            f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
-    return f"{store}{newline}{check}"
 
 
 class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
@@ -301,18 +280,26 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
             obj = f"{self.const(_need)}({obj}, {self.const(e.span)})"
         if ot.kind == "player":
             return f"w.players[{obj}][{name!r}]"
+        column = self.field_column(e)
+        if column is not None:
+            return f"{column}[{obj}]"
         if ot.kind == "space":
-            board = self.p.boards[ot.name]
-            if name in board.attrs_of_space:
-                return f"{self.const(board.attrs_of_space[name])}[{obj}]"
-            return f"{self.column(f'w.spaces[{ot.name!r}][{name!r}]')}[{obj}]"
+            return f"{self.const(self.p.boards[ot.name].attrs_of_space[name])}[{obj}]"
         if ot.kind == "card":
-            if name in self.m.cardsets[ot.name].params:
-                if self.checked:
-                    return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
-                return f"{self.const(self.p.card_column(name))}[{obj}]"
-            return f"{self.column(f'w.cardf[{name!r}]')}[{obj}]"
+            if self.checked:
+                return f"{self.const(self.p.cards)}[{obj}].attrs[{name!r}]"
+            return f"{self.const(self.p.card_column(name))}[{obj}]"
         raise AssertionError(f"attribute {name} of {ot}")
+
+    def field_column(self, e) -> str | None:
+        """The column `{item: value}` of the stored field that `x.f` names, x a space or a
+        card (TableReads.column); None for a fixed attribute or a player's field."""
+        ot, name = e.obj.note.type, e.name
+        if ot.kind == "space" and name not in self.p.boards[ot.name].attrs_of_space:
+            return self.column(f"w.spaces[{ot.name!r}][{name!r}]")
+        if ot.kind == "card" and name not in self.m.cardsets[ot.name].params:
+            return self.column(f"w.cardf[{name!r}]")
+        return None
 
     def c_Index(self, e):
         if e.obj.note.binding is Binding.ZONE:  # `hand[p]`

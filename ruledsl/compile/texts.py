@@ -18,8 +18,9 @@ from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from .aggregates import unfailing
-from .expr import _Gen, set_text, stored_text
+from .expr import _Gen
 from .made import Checked
+from .stores import set_text, stored_text
 
 
 def no_card(span):

@@ -140,6 +140,39 @@ def test_a_direct_poke_is_seen_by_end_checks_once_the_world_is_touched(tmp_path)
     assert m.check_ends() and m.result.reason == "n reached 5"
 
 
+NONE_TARGETS = """board lots(block: int) {
+  field owner: player? = none
+  each i in 1..6: space "a{i}" 1
+  each i in 1..6: space "b{i}" 2
+}
+cards chip(v: int) {
+  field hot: bool = false
+  each v in 1..3
+}
+shared { lot: lots? = none  one: chip? = none }
+def mine(b: int) = count(s in lots where s.block == b and s.owner == seat(0))
+"""
+
+
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("store, column", [("lot.owner = seat(0)", ("spaces", "lots", "owner")),
+                                           ("one.hot = true", ("cardf", "hot"))])
+def test_a_field_of_none_cannot_be_set(tmp_path, fast, store, column):
+    """`x.f = v` with x none fails at the statement (R001) and leaves the field's column as it
+    was: no key `None` in it (the owner's column is tallied: `mine` counts it by block)."""
+    text = NONE_TARGETS + "rule flow() {\n  choose k from [1, 2] by seat(0)\n  " + store + "\n}\n"
+    m = run_text(tmp_path, text, fast=fast)
+    table = getattr(m.w, column[0])
+    for key in column[1:]:
+        table = table[key]
+    assert column[0] == "cardf" or table.tallies  # (world.Column)
+    before = dict(table)
+    with pytest.raises(GameRuntimeError) as info:
+        m.choose("1")
+    assert info.value.diagnostic.code == "R001" and info.value.diagnostic.span.line == 15
+    assert dict(table) == before and None not in table
+
+
 def test_a_machine_refuses_a_player_count_outside_the_games_range(tmp_path):
     with pytest.raises(ValueError, match="takes 2 to 4 players, not 5"):
         run_text(tmp_path, "rule flow() { }", players=5)

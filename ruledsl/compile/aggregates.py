@@ -156,7 +156,10 @@ class CollectionGen:
                 return looked
             run = {"count": tally, "any": tally_any, "all": tally_all}[e.func]
             return f"{self.const(run)}({self.visited(e, index)}, {column}, {grouping}, {self.expr(key)})"
-        if index is not None or _is_board(e.source):  # a fixed group: its values in one call in C (Group)
+        if index is None and _is_board(e.source):  # a whole board: its column's values, every space's (a dict's view)
+            items = self.visited(e, index, grouped=True)  # (charged by the statement's lines: the spaces themselves)
+            values = f"{column}.values()" if self.consts.get(items) else f"({items} and {column}.values())"
+        elif index is not None:  # a fixed group: its values in one call in C (Group)
             values = f"{self.visited(e, index, grouped=True)}.values({column})"
         else:
             values = f"map({column}.__getitem__, {self.visited(e, index)})"

@@ -9,7 +9,7 @@ from ruledsl.compile.expr import ExprCompiler
 from ruledsl.errors import RUNTIME_FAILURES, GameRuntimeError, RuleError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine
-from support import ROOT, FixedChance, run_text
+from support import ROOT, FixedChance, compiled_texts, run_text
 ALL_GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.game"), *ROOT.glob("examples/*.game")])
 
 
@@ -413,16 +413,14 @@ def test_the_items_meeting_fixed_conjuncts_are_listed_once_and_charged_as_visite
     ("count(t in grid where t.row + t.col == 5 and t.owner == seat(0))", 0),  # of none
     ("count(t in grid where t.row == 2 and t.owner == seat(0))", 2),  # an index's group of three
     ("count(t in grid where t.row == 7 and t.owner == none)", 0),  # an index's key with no group
-    ("count(t in grid where t.owner == seat(1))", 2),  # the whole board
     ("if all(t in grid where t.row + t.col == 4: t.owner == seat(0)) then 1 else 0", 1),
     ("if any(t in grid where t.row + t.col == 4 and t.owner != seat(0)) then 1 else 0", 0),
 ])
 def test_a_fixed_groups_values_are_read_in_one_call_and_keep_meaning(tmp_path, monkeypatch, expr, value):
     """count, any and all over a fixed group (an index's, the items meeting fixed
-    conjuncts, the whole board) read the column through the group's `values`, never item
-    by item: also for a group of one (where itemgetter would give a value, not a tuple)
-    and of none. The values are those the rules give (c3 and c1 are seat 0's, a3 and b1
-    seat 1's)."""
+    conjuncts) read the column through the group's `values`, never item by item: also for
+    a group of one (where itemgetter would give a value, not a tuple) and of none. The
+    values are those the rules give (c3 and c1 are seat 0's, a3 and b1 seat 1's)."""
     from ruledsl.compile import aggregate_calls, aggregates
     read = []
 
@@ -440,6 +438,28 @@ def test_a_fixed_groups_values_are_read_in_one_call_and_keep_meaning(tmp_path, m
                   f"  a3.owner = seat(1)\n  b1.owner = seat(1)\n  n = if true then {expr} else 0\n}}\n"
     assert run_text(tmp_path, text).w.shared["n"] == value
     assert read, "the column was read item by item"
+
+
+@pytest.mark.parametrize("expr,value", [
+    ("count(t in grid where t.owner == seat(1))", 2),
+    ("any(t in grid where t.owner == seat(0))", True),
+    ("all(t in grid: t.owner != none)", False),
+    ("count(t in grid where t.owner != seat(1))", 7),
+])
+def test_a_whole_boards_values_are_its_columns_values(tmp_path, monkeypatch, expr, value):
+    """count, any and all over a whole board read its column's values in C (`.values()`:
+    the column holds every space and nothing else, as a field of none can't be set), with
+    the values the rules give (c3 and c1 are seat 0's, a3 and b1 seat 1's), in a statement
+    (its spaces charged by its lines) and in an expression (charged by budget.visited)."""
+    texts = compiled_texts(monkeypatch)
+    kind = "int = 9" if expr.startswith("count") else "bool = false"
+    text = GRID + f"shared {{ n: {kind}  m: {kind} }}\nrule flow() {{\n  c3.owner = seat(0)\n  c1.owner = seat(0)\n" \
+                  f"  a3.owner = seat(1)\n  b1.owner = seat(1)\n  let v = {expr}\n  n = v\n" \
+                  f"  m = if true then {expr} else {expr}\n}}\n"
+    m = run_text(tmp_path, text)
+    assert m.w.shared["n"] == m.w.shared["m"] == value
+    views = {" and " in line for t in texts for line in t.splitlines() if ".values()" in line}
+    assert views == {False, True}  # the let's (charged by lines), and the expression's (`visited(...) and`)
 
 
 @pytest.mark.parametrize("kind,value,equal", [("player", "seat(0)", False), ("player", "none", True),

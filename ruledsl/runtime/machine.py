@@ -296,6 +296,8 @@ class Machine(Copies):
         try:
             if next(fr.it, None) is None:
                 self.frames.pop()
+                if self.result is not None:
+                    return None  # the game is over
             elif self.frames[-1] is fr:
                 return None  # a decision is pending, or the game is over
         except GameRuntimeError:

@@ -19,7 +19,13 @@ through the adapter by 13% with no change in wall-clock time): trust them for ch
 well above 10%, or on long games (Mafialand). Each side runs
 `GAMES` random playouts (bench.ruledsl_playout, seed 1; with `--openspiel`, the same
 loop through the OpenSpiel adapter, bench.openspiel_playout) and, separately, none; the
-difference divided by GAMES is the cost of a game (loading and compiling cancel out).
+difference divided by GAMES is the cost of a game (loading cancels out). Compiling does
+not: a generated text is compiled by Python on its first call (compile/deferred.py), in
+the games counted, and a change that makes texts longer or more of them costs more there
+once (stop 41: Bada Bing read 62M instructions a game over 10 games and 21M over 40, and
+a change that read 0.99x over 10 played 1.01x by the clock). `--warm W` plays W games
+before those counted in both runs, so that what is compiled on a first call is mostly
+compiled in both and cancels out; use it for any change to the generated text.
 Each count is the median of `--runs` processes (hash seed fixed; the collector frozen
 after loading, so that its passes depend less on what loading left). Needs valgrind.
 """
@@ -51,16 +57,16 @@ else:
 gc.collect()
 gc.freeze()
 rng = random.Random(1)
-for _ in range(int(sys.argv[3])):
+for _ in range(int(sys.argv[5]) + int(sys.argv[3])):  # the games warming up, then those counted
     playout(rng)
 """
 
 
-def instructions(tree: Path, game: str, players: int, games: int, engine: str = "machine") -> int:
+def instructions(tree: Path, game: str, players: int, games: int, engine: str = "machine", warm: int = 0) -> int:
     env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "RULEDSL_CACHE_DIR": "",
            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}  # no spinning BLAS threads (numpy, via pyspiel)
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, "-c", PLAYOUTS, game, str(players), str(games), engine],
+                          sys.executable, "-c", PLAYOUTS, game, str(players), str(games), engine, str(warm)],
                          cwd=tree, env=env, capture_output=True, text=True)
     found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
     if out.returncode or not found:
@@ -91,8 +97,9 @@ def copy_working_tree(to: Path):
 def per_game(tree: Path, args) -> float:
     engine = "openspiel" if args.openspiel else "machine"
     instructions(tree, args.game, args.players, 0, engine)  # writes the bytecode caches first
-    none = statistics.median(instructions(tree, args.game, args.players, 0, engine) for _ in range(args.runs))
-    some = statistics.median(instructions(tree, args.game, args.players, args.games, engine)
+    none = statistics.median(instructions(tree, args.game, args.players, 0, engine, args.warm)
+                             for _ in range(args.runs))
+    some = statistics.median(instructions(tree, args.game, args.players, args.games, engine, args.warm)
                              for _ in range(args.runs))
     return (some - none) / args.games
 
@@ -104,6 +111,7 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--base", required=True, help="the commit to compare with")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--warm", type=int, default=0, help="games played before those counted, in both runs")
     ap.add_argument("--openspiel", action="store_true", help="play through the OpenSpiel adapter (pyspiel's API)")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
@@ -115,7 +123,8 @@ def main(argv=None):
         copy_working_tree(Path(tmp))
         new = per_game(Path(tmp), args)
     through = " through the OpenSpiel adapter" if args.openspiel else ""
-    print(f"{args.game}{through}, {args.players} players, {args.games} games: {args.base} {base / 1e6:.2f}M instructions "
+    warmed = f" after {args.warm}" if args.warm else ""
+    print(f"{args.game}{through}, {args.players} players, {args.games} games{warmed}: {args.base} {base / 1e6:.2f}M instructions "
           f"a game, working tree {new / 1e6:.2f}M: {base / new:.2f}x")
 
 

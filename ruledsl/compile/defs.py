@@ -22,6 +22,7 @@ from __future__ import annotations
 from .. import budget
 from ..syntax import ast
 from .aggregates import unfailing, var
+from .made import body_lines
 
 SMALL_DEF = 24  # nodes of a def's body (with the small defs it calls written out) written at its calls
 
@@ -60,7 +61,7 @@ DEF_ROOM = 4  # blocks deep the parts of an `and` or `or` of a def's body may be
 def def_body(gen, d) -> str:
     """The lines of def `d`'s body setting `_r`, as DEF_TEMPLATE holds them: a statement's
     (looped.StatementLoops: an aggregate a loop of its own where it can be)."""
-    return gen.statement(d.body, "_r", DEF_ROOM).replace("\n", "\n        ")
+    return body_lines(gen.statement(d.body, "_r", DEF_ROOM))
 
 
 def def_template(d, big: bool, charged: bool) -> str:

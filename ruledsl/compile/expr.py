@@ -26,9 +26,10 @@ from ..errors import GameRuntimeError
 from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
 from .bounds import Bounds
-from .defs import DefCalls, SmallDefs, def_body, def_template
+from .defs import DEF_ROOM, DefCalls, SmallDefs, def_body, def_template
 from .looped import StatementLoops
-from .made import CHECKED_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, built, namespace, source_text
+from .made import (CHECKED_TEMPLATE, LINES_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, body_lines, built, namespace,
+                   source_text)
 from .reads import TableReads
 from .stores import stored_text
 
@@ -49,7 +50,7 @@ class ExprCompiler:
         if checked:
             gen = _Gen(self, checked)
             return built(source_text(CHECKED_TEMPLATE, gen.expr(e), gen), namespace(gen, None), gen, e.span)
-        return self.fast(TEMPLATE, lambda gen: gen.expr(e), Checked(self, e), e.span)
+        return self.fast(LINES_TEMPLATE, lambda gen: body_lines(gen.returned(e, DEF_ROOM)), Checked(self, e), e.span)
 
     def told(self, e):
         """The fast function of `e` as a value told (_Gen.told: a list's items charged)."""

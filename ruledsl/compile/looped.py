@@ -56,6 +56,13 @@ class StatementLoops:
             return f"{target} = {self.expr(e)}"
         return self.lowered(e, target, room)
 
+    def returned(self, e, room: int) -> str:
+        """`return e` as an expression's own function's lines (made.LINES_TEMPLATE): the
+        statement's lines, then `return _r`, where `e` is `lowerable`."""
+        if self.checked or not self.lowerable(e, room):
+            return f"return {self.expr(e)}"
+        return f"{self.lowered(e, '_r', room)}\nreturn _r"
+
     def lowerable(self, e, room: int = 0) -> bool:
         """Whether `e` is first, any, all, count or a filter with a `where` (or the body of
         a light call of a small def written in whose value is not checked), under `not`, a

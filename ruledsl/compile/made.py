@@ -27,6 +27,16 @@ def _expr(w, env):
         return _checked(w, env)
 """
 
+# An expression's own function whose text is lines ending in a `return` (looped.returned:
+# an aggregate at its top a loop of its own).
+LINES_TEMPLATE = TEMPLATE.replace("return {body}", "{body}")
+
+
+def body_lines(text: str) -> str:
+    """Lines of text as a template's `{body}` (8 spaces in) holds them."""
+    return text.replace("\n", "\n        ")
+
+
 CHECKED_TEMPLATE = """\
 def _expr(w, env):
     return {body}

@@ -166,3 +166,36 @@ def test_a_defs_body_written_as_statements_gives_and_spends_what_its_expression_
     assert compared == 4 * 6 * 7
     bodies = "\n".join(text for text in texts if text.startswith("def _expr(w, _v_k):"))
     assert "        if not _r:\n" in bodies and "        if _r:\n" in bodies and "_r.append(_v_s)" in bodies
+
+
+ENDS = DEFS.replace("rule flow()", """end when taken "taken": count(s in lots where s.owner != none) >= 5 or all(s in lots where s.block == 2: s.owner == seat(1))
+end when first_row "first": first(s in lots where s.owner == seat(0)) == a3 and not any(i in 0..n where i * i == 9)
+end when chained "chained": n > 7 or (n < 3 and all(s in lots: s.owner == none))
+rule flow()""")
+
+
+def test_an_expressions_own_function_writes_its_aggregates_as_loops(tmp_path, monkeypatch):
+    """An expression's own function (an end condition's here) writes an aggregate at its
+    top as a loop of its own (looped.returned): on every board it gives what the
+    expression written whole gives (the reference, as before), and spends the same work."""
+    texts = compiled_texts(monkeypatch)
+    program = text_program(tmp_path, ENDS)
+    with monkeypatch.context() as patched:
+        patched.setattr("ruledsl.compile.looped.StatementLoops.returned", lambda gen, e, room: "return " + gen.expr(e))
+        reference = text_program(tmp_path, ENDS)
+    games = [Machine(p, 2, FixedChance()) for p in (program, reference)]
+    boards = [*OWNERS, {"a3": 0, "b1": 1, "b2": 1, "b3": 1}, {"a1": None, "a2": None, "a3": 0}]
+    seen = set()
+    for owners in boards:
+        for n in (1, 3, 8):
+            ends = []
+            for m in games:
+                m.w.spaces["lots"]["owner"].update(owners)
+                m.w.shared["n"] = n
+                m.w.work = 10_000
+                ends.append(([end.cond(m.w, {}) for end in m.program.ends], 10_000 - m.w.work))
+            assert ends[0] == ends[1], (owners, n)
+            seen.update(enumerate(ends[0][0]))
+    assert seen == {(i, held) for i in range(3) for held in (True, False)}  # each condition met and not
+    lowered = [text for text in texts if "        return _r\n" in text and "def _expr(w, env):" in text]
+    assert len(lowered) == 3

@@ -55,7 +55,7 @@ def _expr(w, PARAMS):
 """
 
 
-DEF_ROOM = 4  # blocks deep the parts of an `and` or `or` of a def's body may be written (looped.py)
+DEF_ROOM = 4  # blocks deep the parts of an `and` or `or` may be written in a def's or an expression's own function (looped.py)
 
 
 def def_body(gen, d) -> str:

@@ -26,12 +26,13 @@ def set_text(gen, target, stored: str, op: str, value: str, newline: str = "\n")
 def stored_text(gen, target, op, value, newline: str) -> str:
     """The statements of a store's fast code (`newline` indents them), by `gen`: the number
     stored checked (R012) unless it can't be big (bounds.py)."""
-    stored = gen.expr(target)
     column = gen.field_column(target) if op == "=" and target.__class__ is ast.Attr else None
     if column is not None:  # `x.f = v`: Python's order (v, then x), and a none x fails (R001), not a key of f
         store = newline.join([f"_v = {gen.expr(value)}", f"_o = {gen.expr(target.obj)}", "if _o is None:",
                               "    raise KeyError(None)", f"{column}[_o] = _v"])
+        stored = "_v"  # what the field now holds
     else:
+        stored = gen.expr(target)
         store = set_text(gen, target, stored, op, gen.expr(value), newline)
     if not gen.owner.bounds.may_be_big_stored(target, op, value):
         return store

@@ -173,6 +173,32 @@ def test_a_field_of_none_cannot_be_set(tmp_path, fast, store, column):
     assert dict(table) == before and None not in table
 
 
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("store", ["a1.n = big * big", "c.n = big * big"])
+def test_a_number_too_big_for_a_field_of_a_space_or_card_fails_where_it_is_made(tmp_path, fast, store):
+    """R012 at the value stored, as for any stored number (stores.stored_text checks what
+    the field now holds)."""
+    text = """board grid() {
+  field n: int = 0
+  space a1
+}
+cards chip(v: int) {
+  field n: int = 0
+  card 1
+}
+shared { big: int = 3037000500 }
+rule flow() {
+  let c = first(k in chip)
+  choose x from [1, 2] by seat(0)
+  """ + store + """
+}
+"""
+    m = run_text(tmp_path, text, fast=fast)
+    with pytest.raises(GameRuntimeError) as info:
+        m.choose("1")
+    assert info.value.diagnostic.code == "R012" and info.value.diagnostic.span.line == 14
+
+
 def test_a_machine_refuses_a_player_count_outside_the_games_range(tmp_path):
     with pytest.raises(ValueError, match="takes 2 to 4 players, not 5"):
         run_text(tmp_path, "rule flow() { }", players=5)

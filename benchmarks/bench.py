@@ -80,7 +80,7 @@ def ruledsl_game(program, players: int, rng: random.Random) -> tuple:
     """One random game in ruledsl: (decisions, end reason, outcome as a tuple of signs per seat)."""
     m = Machine(program, players, SharedChance(rng), fast=True)  # as `ruledsl simulate` plays
     while m.pending is not None:
-        m.choose_index(rng.randrange(len(m.pending.labels)))
+        m.choose_index(rng.randrange(len(m.pending.values)))  # as an agent counting the options
     return m.steps, m.result.reason, outcome_of([1 if s in m.result.winners else 0 for s in range(players)])
 
 

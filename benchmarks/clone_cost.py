@@ -35,7 +35,7 @@ def measure(program, players: int, at: int, seed: int) -> tuple:
 
     def play():
         while m.pending is not None and m.steps < at:
-            m.choose_index(rng.randrange(len(m.pending.labels)))
+            m.choose_index(rng.randrange(len(m.pending.values)))  # as an agent counting the options
     return timed(play), timed(m.clone), timed(m.clone), m.steps
 
 

@@ -45,7 +45,8 @@ class Choice(NamedTuple):
     """A `choose` as DecisionCompiler.choice gives it."""
     offered: object  # the expression of the items offered (a Filter for a `where`)
     zone: bool  # whether `offered` names a zone: its cards are offered, copied
-    label: object  # label(w, values) -> (labels, values), or None: each value is its own label
+    label: object  # label(w, values) -> (labels or None, values), or None: each value is its own label
+    labeller: object  # labeller(values) -> their labels, where label gave None (Decision.labels)
     name: str  # the decision's name
     bind: object  # bind(vm, fr, value), or None for a secret choice, whose bind is made by
     sealed: object  # sealed(who, values) -> its bind, which also notes whose it was (mcts.determinize)
@@ -72,6 +73,11 @@ def _sealed_binder(var):
             fr.pc += 1
         return bind_sealed
     return sealed
+
+
+def _unlabelled(w, values):
+    """No labels yet, for values no two of which are alike or labelled alike (the players)."""
+    return None, values
 
 
 def nothing_to_choose(name, span):
@@ -105,39 +111,48 @@ class DecisionCompiler(OpEmitter):
             offered = ast.Filter(span=s.span, var=s.var, source=s.source, where=s.where)
             offered.note.type = coll(elem)
         var, name = s.var, s.label or s.var
-        return Choice(offered, offered.note.type.kind == "zone", self.labelling(s, elem), name,
+        label, labeller = self.labelling(s, elem)
+        return Choice(offered, offered.note.type.kind == "zone", label, labeller, name,
                       _binder(var) if not s.secret else None, _sealed_binder(var) if s.secret else None)
 
-    def labelling(self, s, elem):
-        """`label(w, values) -> (labels, values)`: the labels of the values offered, two alike
-        offered once (_dedupe), a unit of work each (a list kept from an earlier step could
-        otherwise offer a million options at every decision for free); None where each value
-        is its own label (distinct spaces or enum values). The players are labelled free."""
+    def labelling(self, s, elem) -> tuple:
+        """(label, labeller): `label(w, values) -> (labels, values)` gives the labels of the
+        values offered, two alike offered once (_dedupe), a unit of work each (a list kept
+        from an earlier step could otherwise offer a million options at every decision for
+        free); label is None where each value is its own label (distinct spaces or enum
+        values). Where no two values offered can share a label (different values of a type
+        whose labels differ: Program.labels_differ), label gives None for the labels, which
+        `labeller(values)` makes when they are first read (Decision.labels): an agent that
+        only counts the options never makes them. The players are labelled free."""
         labels_of = self.p.labels_fn(elem)
+        differ = self.p.labels_differ(elem)
         with_fields = elem.kind == "card" and bool(self.m.cardsets[elem.name].fields)
         field_names = list(self.m.cardsets[elem.name].fields) if with_fields else []
         if elem.kind == "card" and any(z.per == elem.name for z in self.m.zones.values()):
             # cards that key zones are told apart by what lies on them: offer every one, by its
             # unique label ('unit 2', 'unit 2 #2'), as the zone labels name them
-            key_label, with_fields = self.p.card_key_label, False
+            key_label, with_fields, differ = self.p.card_key_label, False, True
             labels_of = lambda vs: [key_label(v) for v in vs]  # noqa: E731
         if _distinct(s.source):  # a board's spaces, an enum's values or the players, or some of them
             if elem.kind in ("space", "enum"):
-                return None  # no two are alike, and a space or value is its own label
-            return lambda w, values: (labels_of(values), values)
+                return None, labels_of  # no two are alike, and a space or value is its own label
+            return _unlabelled, labels_of
 
         span = s.span
 
         def label(w, values):
             visited(w, values, span)  # each value labelled costs a unit of work, as an item visited
+            if differ and len(set(values)) == len(values):
+                return None, values  # all different, and so are their labels: made when read
             state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
             return _dedupe(labels_of(values), values, state_of)
-        return label
+        return label, labels_of
 
     def offer_choice(self, s):
         """`choose(vm, fr)`: offers the items; the one chosen is bound to the variable."""
         c = self.choice(s)
-        src, label, name, span, secret = self.x.source(c.offered), c.label, c.name, s.span, s.secret
+        src, label, labeller, name = self.x.source(c.offered), c.label, c.labeller, c.name
+        span, secret = s.span, s.secret
         seat = self.chooser(self.x(s.by), s.span)
 
         def choose(vm, fr):
@@ -148,7 +163,7 @@ class DecisionCompiler(OpEmitter):
             labels, values = (values, values) if label is None else label(w, values)
             who = seat(w, env)
             return vm.decide(Decision(who, name, labels, values, span, secret, "choose",
-                                      c.sealed(who, values) if secret else c.bind))
+                                      c.sealed(who, values) if secret else c.bind, labeller))
         return choose
 
     def s_Menu(self, code, s):

@@ -40,7 +40,7 @@ class WrittenDecisions:
                  "if not _vs:", f"    {self.const(nothing_to_choose)}({self.const(c.name)}, {span})",
                  "_ls = _vs" if c.label is None else f"_ls, _vs = {self.const(c.label)}(w, _vs)"]
         bind = f"{self.const(c.sealed)}(_val, _vs)" if s.secret else "None"
-        return [*lines, *self.decided(s, c.name, "_ls", "_vs", "choose", bind, s.secret)]
+        return [*lines, *self.decided(s, c.name, "_ls", "_vs", "choose", bind, s.secret, c.labeller)]
 
     def fixed_offer(self, s) -> list | None:
         """The values a `choose` offers where they are the same at every decision, each its
@@ -55,12 +55,13 @@ class WrittenDecisions:
             return list(self.e.m.boards[src.name].spaces)
         return None
 
-    def decided(self, s, name, labels, values, kind, bind="None", secret=False) -> list:
+    def decided(self, s, name, labels, values, kind, bind="None", secret=False, labeller=None) -> list:
         """The chooser (`_val`, R006 if none), then Machine.decide written out: the end
         conditions first (if the game has any), then the Decision of seat `_val` pending,
         its `bind` a text (None: the generator reads the choice from `fr.got`). Labels and
-        values are texts, or lists fixed at compile time: then each seat's Decision is
-        made once (nothing changes a Decision once made)."""
+        values are texts (the labels' may be None: `labeller` makes them when read), or
+        lists fixed at compile time: then each seat's Decision is made once (nothing
+        changes a Decision once made)."""
         chooser = [*self.evaluated(s.by), "if _val is None:",
                    f"    {self.const(nobody_chooses)}({self.const(s.span)})"]
         if isinstance(labels, list):
@@ -68,7 +69,7 @@ class WrittenDecisions:
             made = f"vm.pending = {self.const(each)}[_val]"
         else:
             made = (f"vm.pending = {self.const(Decision)}(_val, {self.const(name)}, {labels}, {values}, "
-                    f"{self.const(s.span)}, {bool(secret)}, {kind!r}, {bind})")
+                    f"{self.const(s.span)}, {bool(secret)}, {kind!r}, {bind}, {self.const(labeller)})")
         if not self.e.m.ends:
             return [*chooser, made]
         return [*chooser, "if w.version == vm.ends_false_at or not vm.check_ends():", "    " + made]

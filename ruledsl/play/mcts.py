@@ -78,7 +78,7 @@ class MctsAgent:
         self.asked = 0
 
     def choose(self, view, decision, machine=None) -> int:
-        if len(decision.labels) == 1 or machine is None:
+        if len(decision.values) == 1 or machine is None:
             return 0
         self.asked += 1
         rng = random.Random(f"mcts:{self.seed}:{self.seat}:{self.asked}")
@@ -139,7 +139,7 @@ def rollout(machine, depth: int, rng: random.Random) -> list:
         d = machine.pending
         if d is None:
             break
-        machine.choose_index(rng.randrange(len(d.labels)))
+        machine.choose_index(rng.randrange(len(d.values)))  # counted, never labelled
     if machine.result is not None and machine.result.by_rule:
         return shares(machine.result.winners, machine.w.n)
     return shares(leaders(machine), machine.w.n)

@@ -38,14 +38,26 @@ class Frame(msgspec.Struct):
 
 
 class Decision(msgspec.Struct):
+    """A seat's choice among `values`, each shown by its label (`labels`). Where the
+    values' labels are all different, they may be made only when first read (`shown`
+    None, `labeller(values)` makes them): a random or search agent counting the options
+    (`len(values)`) never makes them."""
     seat: int
     name: str
-    labels: list
+    shown: list | None  # the labels, or None until `labels` is first read
     values: list
     span: Span
     secret: bool
     kind: str  # choose | menu | may
     bind: object  # bind(machine, frame, value); None: the frame's `got` takes it (a rule's generator reads it)
+    labeller: object = None  # labeller(values) -> their labels, for `shown` None
+
+    @property
+    def labels(self) -> list:
+        shown = self.shown
+        if shown is None:
+            shown = self.shown = self.labeller(self.values)
+        return shown
 
     def index_of(self, label: str) -> int | None:
         try:

@@ -332,6 +332,17 @@ class Program(msgspec.Struct):
             return None
         return max([len("none"), *map(len, names)])  # a set of no cards, a board of no spaces: "none"
 
+    def labels_differ(self, t) -> bool:
+        """Whether any two different values of type t have different labels (labels_fn): a
+        player's or a number's, or a card's of a set whose cards' labels all differ (none
+        of them "none", a none card's)."""
+        if t.kind in ("player", "int"):
+            return True
+        if t.kind == "card" and t.name in self.cardset_ids:
+            names = [self.cards[c].label for c in self.cardset_ids[t.name]]
+            return len(set(names)) == len(names) and "none" not in names
+        return False
+
     def labels_fn(self, t):
         """A function labelling a whole list of values of type t (offered choices)."""
         kind = t.kind

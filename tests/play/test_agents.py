@@ -33,7 +33,7 @@ def test_random_agent_is_seeded_by_seed_and_seat():
 
 def test_random_picks_are_keyed_by_decision_so_an_added_decision_leaves_the_others():
     decision = start("dice_race.game").pending  # "pace"
-    other = msgspec.structs.replace(decision, name="stretch", labels=["a", "b", "c"])
+    other = msgspec.structs.replace(decision, name="stretch", shown=["a", "b", "c"])
     plain, busy = RandomAgent(0, 5), RandomAgent(0, 5)
     picks = []
     for i in range(30):
@@ -45,7 +45,7 @@ def test_random_picks_are_keyed_by_decision_so_an_added_decision_leaves_the_othe
 
 def test_a_pick_survives_options_added_or_removed_beside_it():
     decision = start("dice_race.game").pending
-    wide = msgspec.structs.replace(decision, labels=["steady", "dash", "crawl", "sprint"])
+    wide = msgspec.structs.replace(decision, shown=["steady", "dash", "crawl", "sprint"])
     kept = 0
     for seed in range(200):
         pick = decision.labels[RandomAgent(0, seed).choose(None, decision)]

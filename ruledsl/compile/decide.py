@@ -21,6 +21,14 @@ def _distinct(e) -> bool:
     return isinstance(e, ast.Name) and e.note.binding in DISTINCT
 
 
+def _all_differ(e) -> bool:
+    """Whether collection `e` can't hold a value twice: a range, a zone (a card lies in
+    one zone at a time: World.put), a name of DISTINCT, or filtered from one of those."""
+    while isinstance(e, ast.Filter):
+        e = e.source
+    return isinstance(e, ast.Range) or e.note.type.kind == "zone" or _distinct(e)
+
+
 def _dedupe(labels, values, state_of=None):
     """Identical choices (e.g. two equal cards) are offered once, the first of them.
 
@@ -138,11 +146,11 @@ class DecisionCompiler(OpEmitter):
                 return None, labels_of  # no two are alike, and a space or value is its own label
             return _unlabelled, labels_of
 
-        span = s.span
+        span, apart = s.span, _all_differ(s.source)
 
         def label(w, values):
             visited(w, values, span)  # each value labelled costs a unit of work, as an item visited
-            if differ and len(set(values)) == len(values):
+            if differ and (apart or len(set(values)) == len(values)):
                 return None, values  # all different, and so are their labels: made when read
             state_of = (lambda c: tuple(w.cardf[f][c] for f in field_names)) if with_fields else None
             return _dedupe(labels_of(values), values, state_of)

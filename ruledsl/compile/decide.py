@@ -88,6 +88,10 @@ def _unlabelled(w, values):
     return None, values
 
 
+def no_option_allowed(name, span):
+    raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
+
+
 def nothing_to_choose(name, span):
     raise GameRuntimeError(span, "R007", f"'{name}': there is nothing to choose from")
 
@@ -206,7 +210,7 @@ class DecisionCompiler(OpEmitter):
             else:
                 offered = [i for i, g in enumerate(guards) if g is None or g(w, env)]
                 if not offered:
-                    raise GameRuntimeError(span, "R007", f"'{name}': no option is allowed here")
+                    no_option_allowed(name, span)
                 offered_labels, offered_values = [labels[i] for i in offered], [values[i] for i in offered]
             return vm.decide(Decision(seat(w, env), name, offered_labels, offered_values, span, False, "menu", bind))
         return menu

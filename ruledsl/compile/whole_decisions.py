@@ -1,9 +1,9 @@
 """Compile stage: the decisions of a rule's generator (whole.py), written out.
 
-Each is written out as its op does it (decide.py: what is offered, the chooser, then
-Machine.decide), but a menu with guards, which calls its op: the end conditions first,
-then the Decision pending, a `yield`, and the choice read from the frame (`fr.got`) or,
-for a secret one, bound by the Decision. A decision whose labels and values are fixed at
+Each is written out as its op does it (decide.py: what is offered, a menu's guards in
+order, the chooser, then Machine.decide): the end conditions first, then the Decision
+pending, a `yield`, and the choice read from the frame (`fr.got`) or, for a secret one,
+bound by the Decision. A decision whose labels and values are fixed at
 compile time (a menu's, a may's, a choose of all of an enum's values or a board's
 spaces) is made once for each seat. (A whole rule is always written as text: one too
 deep for Python has no generator.)
@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..check.types import Binding
 from ..runtime.machine import Decision
 from ..syntax import ast
-from .decide import nobody_chooses, nothing_to_choose
+from .decide import no_option_allowed, nobody_chooses, nothing_to_choose
 
 
 class WrittenDecisions:
@@ -81,15 +81,30 @@ class WrittenDecisions:
         lines.append(f"{pad}_at = {self.at(s.span)}")
         if all(o.guard is None for o in s.options):  # all offered: labels and values shared
             made = self.decided(s, s.label or "choice", [o.label for o in s.options], options, "menu")
-            lines.extend(pad + line for line in made)
         else:
-            lines.append(f"{pad}{self.const(self.e.offer_menu(s, options, None))}(vm, fr)")
+            made = self.guarded_options(s)
+        lines.extend(pad + line for line in made)
         self.pause(lines, pad)
         lines.append(f"{pad}_o = fr.got")
         self.resumes_here(lines)
         for i, opt in enumerate(s.options):
             lines.append(f"{pad}{'if' if i == 0 else 'elif'} _o == {i}:")
             lines.append(self.block(opt.body, depth + 1))
+
+    def guarded_options(self, s) -> list:
+        """A menu with guards, as its op offers it (decide.offer_menu): each guard in order,
+        the options allowed by number in `_vs` (R007 if none), then `decided`. Their
+        labels are made when read (Decision.labels)."""
+        lines = ["_vs = []"]
+        for i, o in enumerate(s.options):
+            if o.guard is None:
+                lines.append(f"_vs.append({i})")
+            else:
+                lines += [*self.evaluated(o.guard), "if _val:", f"    _vs.append({i})"]
+        name = s.label or "choice"
+        lines += ["if not _vs:", f"    {self.const(no_option_allowed)}({self.const(name)}, {self.const(s.span)})"]
+        labels = [o.label for o in s.options]
+        return [*lines, *self.decided(s, name, "None", "_vs", "menu", labeller=lambda vs: [labels[i] for i in vs])]
 
     def w_May(self, lines, s, depth):
         pad = "    " * depth

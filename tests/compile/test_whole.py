@@ -594,16 +594,52 @@ rule flow() {{
 }}
 """
     program = text_program(tmp_path, text)
+    failed = failed_both_ways(program, lambda m: m.choose("1"))
+    assert program.rules["flow"].whole is not None
+    assert [f[:3] for f in failed] == [(code, 5, 5)] * 2 and all(message in f[3] for f in failed)
+
+
+def failed_both_ways(program, step) -> list:
+    """(code, line, column, message) of the failure that `step(machine)`, repeated up to
+    three times, meets on op lists and on a fast Machine (whole rules written out)."""
     failed = []
     for fast in (False, True):
         m = Machine(program, 2, FixedChance(), fast=fast)
         with pytest.raises(GameRuntimeError) as err:
             for _ in range(3):
-                assert m.choose("1") is None
+                assert step(m) is None
         d = err.value.diagnostic
-        failed.append((d.code, d.span.line, d.span.col, message in d.message))
+        failed.append((d.code, d.span.line, d.span.col, d.message))
+    return failed
+
+
+@pytest.mark.parametrize("first, second, code, col", [
+    ("n < 2", "n > 5", "R007", 5),  # no option allowed, found before the chooser is none
+    ("n < 5", "10 / (2 - n) > 0", "R003", 21),  # a guard fails, also before the chooser
+    ("n < 5", "n > 5", "R006", 5),  # nobody to choose
+])
+def test_a_menu_with_guards_written_out_fails_as_its_op_does(tmp_path, first, second, code, col):
+    """A menu's guards are written out in a rule's generator (WrittenDecisions.guarded_options):
+    each in order, then the chooser, as the menu's op does them."""
+    text = f"""shared {{ n: int = 0 }}
+rule flow() {{
+  loop {{
+    choose by (if n < 2 then seat(0) else none) as "pick" {{
+      option "a" if {first} {{ n += 1 }}
+      option "b" if {second} {{ n += 1 }}
+    }}
+  }}
+}}
+"""
+    program = text_program(tmp_path, text)
+    offered = ["a", "b"] if second.startswith("10") else ["a"]
+
+    def step(m):
+        assert m.pending.labels == offered
+        return m.choose("a")
+    failed = failed_both_ways(program, step)
     assert program.rules["flow"].whole is not None
-    assert failed[0] == failed[1] == (code, 5, 5, True)
+    assert failed[0] == failed[1] and failed[0][:3] == (code, 7 if code == "R003" else 5, col)
 
 
 def test_a_game_that_ends_at_a_decision_written_out_offers_nothing(tmp_path):

@@ -242,9 +242,12 @@ class Program(msgspec.Struct):
     def graph_ways(self, board, space, direction, came_from):
         """The ways on from a space of a graph board: `link space X` rows going forward,
         `link X space` rows going backward, in the order written, never straight back
-        to the space the walk just left."""
+        to the space the walk just left. Where that isn't among them, the board's own
+        list (shared: the walk's step only reads it)."""
         ways = self.boards[board].ways[direction].get(space, ())
-        return [t for t in ways if t != came_from]
+        if came_from in ways:
+            return [t for t in ways if t != came_from]
+        return ways
 
     # ------------------------------------------------------------ labels
     def zone_label(self, key) -> str:

@@ -4,7 +4,8 @@ from click.testing import CliRunner
 
 from ruledsl.cli import main
 from ruledsl.errors import GameRuntimeError
-from support import run_text
+from ruledsl.runtime.machine import Machine
+from support import FixedChance, run_text, text_program
 
 # a ring a-b-c-d-e-a with a shortcut b -> x -> d (a fork at b going forward, a join at d)
 RING = '''
@@ -123,3 +124,21 @@ def test_a_fork_decision_is_recorded_and_replays(tmp_path, monkeypatch):
     assert again.output.split("\n", 1)[1] == first.output.split("\n", 1)[1]
     replayed = runner.invoke(main, ["replay", str(record)])
     assert replayed.exit_code == 0, replayed.output
+
+
+def test_walks_leave_the_boards_ways_as_they_were(tmp_path):
+    """A step reads the board's own list of ways on where the space just left isn't among
+    them (Program.graph_ways): forks, routes and choices never change it."""
+    import copy
+    program = text_program(tmp_path, RING + '''rule flow() {
+      move seat(0).at by 3 steps forward via t where t.kind == 1
+      move seat(1).at by 2 steps forward by seat(1) as "way"
+      move seat(1).at by 4 steps backward by seat(1) as "back" }''')
+    ways = program.boards["map"].ways
+    before = copy.deepcopy(ways)
+    assert program.graph_ways("map", "b", "forward", None) is ways["forward"]["b"]
+    assert program.graph_ways("map", "d", "backward", "x") == ["c"]
+    m = Machine(program, 2, FixedChance(), fast=True)
+    while m.pending is not None:
+        m.choose_index(len(m.pending.values) - 1)
+    assert m.result is not None and ways == before

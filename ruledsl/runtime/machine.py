@@ -291,16 +291,21 @@ class Machine(Copies):
         Where nobody listens and a rule's generator offered the decision (a fast
         Machine's), its generator goes on here: run()'s first turn written out, which
         saves a tenth of what a decision costs the Machine (benchmarks/HISTORY.md, "Stop
-        41"); anything else that step does (a call, the generator's end) run() goes on with."""
+        41"); anything else that step does (a call, the generator's end) run() goes on with.
+        A decision with a bind of its own (a secret choice, a walk's fork) is bound first,
+        as before run()."""
         d = self.pending
         self.pending = None
         self.steps += 1
         if self.log is not None:
             self.log.append(i)
         fr = self.frames[-1]
-        if self.listening or d.bind is not None:
+        if self.listening:
             return self._choose_told(d, i, fr)
-        fr.got = d.values[i]
+        if d.bind is None:
+            fr.got = d.values[i]
+        else:
+            d.bind(self, fr, d.values[i])
         if fr.it is None or self.spent > self.game_work:
             return self.run()
         w = self.w
@@ -321,7 +326,7 @@ class Machine(Copies):
         return self.run(fresh=False)
 
     def _choose_told(self, d: Decision, i: int, fr: Frame):
-        """choose_index where somebody listens or the decision binds its value itself."""
+        """choose_index where somebody listens."""
         if self.listening:
             self.emit("chosen", decision=d, label=d.labels[i])
         try:

@@ -3,24 +3,26 @@ mixin of the expression generator (expr.py `_Gen`).
 
 Where a statement's expression (a `let`'s value, an `if`'s condition, a choice's
 options...) is an aggregate that stops at an item or counts them (first, any, all,
-count), under `not`, a count compared with a number, a filter (`[x in S where c]`), or
-the body of a small def written in (defs.py), its text (texts.StatementTexts.evaluated)
-is a Python loop of the statement's own instead of a comprehension: no frame is made and
-no generator resumed at each item. The loop visits and charges the same items, runs the
-same tests in the same order and stops at the same item, so it spends the same work and
-fails at the same place (tests/compile/test_aggregates.py, and the random programs
-against the op lists). A sum, max or min stays a comprehension: it adds or compares
+count), under `not`, a count compared with a number (or a name of one), a filter (`[x
+in S where c]`), or the body of a small def written in (defs.py), its text
+(texts.StatementTexts.evaluated) is a Python loop of the statement's own instead of a
+comprehension: no frame is made and no generator resumed at each item. An any's or
+all's value that is one of those is a loop too, inside its aggregate's (`nested`). The
+loop visits and charges the same items, runs the same tests in the same order and stops
+at the same item, so it spends the same work and fails at the same place
+(tests/compile/test_aggregates.py, and the random programs against the op lists). A sum, max or min stays a comprehension: it adds or compares
 only once every value is made, so a loop would fail at another item.
 """
 from __future__ import annotations
 
 from .. import budget
 from ..syntax import ast
-from .aggregates import Unfiltered
+from .aggregates import Unfiltered, unfailing
 
 LOOPED = ("first", "any", "all", "count", "filter")  # what a statement writes as its own loop (a filter: ast.Filter)
 COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
 CHAINED = ("and", "or")  # each part a statement of its own, the next under an `if` (chained)
+NESTED_ROOM = 2  # blocks an any's or all's loop takes around its value written as a loop too (nested)
 
 
 def _chain(e) -> list:
@@ -66,15 +68,15 @@ class StatementLoops:
     def lowerable(self, e, room: int = 0) -> bool:
         """Whether `e` is first, any, all, count or a filter with a `where` (or the body of
         a light call of a small def written in whose value is not checked), under `not`, a
-        count compared with a number, or, with room for a block, an `and` or `or` of which a
-        part is one of those."""
+        count compared with a number or a name of one, or, with room for a block, an `and`
+        or `or` of which a part is one of those."""
         if e.__class__ is ast.Not:
             return self.lowerable(e.operand, room)
         if e.__class__ is ast.Binary:
             if e.op in CHAINED:
                 return room > 0 and any(self.lowerable(part, room - 1) for part in _chain(e))
-            # a count compared with a number: `count(...) == 0`
-            return e.op in COUNTED and e.right.__class__ is ast.Int and self.loops(e.left, ("count",))
+            # a count compared with a number or a name of one: `count(...) == 0`, `count(...) >= K`
+            return e.op in COUNTED and unfailing(e.right) and self.loops(e.left, ("count",))
         return self.loops(e, LOOPED)
 
     def loops(self, e, funcs) -> bool:
@@ -109,6 +111,8 @@ class StatementLoops:
             src, _, made = self.charging(every, lambda: self.loop_parts(every, lambda: self.expr(e.where)))
             return self.after_charge(_looped(x, src, [f"not ({made})"], f"{target} = True", f"{target} = False", True))
         valued = e.value is not None and e.func in ("any", "all")
+        if valued and room >= NESTED_ROOM and self.lowerable(e.value, room - NESTED_ROOM):
+            return self.nested(e, x, target, room - NESTED_ROOM)
         src, conds, made = self.charging(e, lambda: self.loop_parts(e, (lambda: self.expr(e.value)) if valued
                                                                       else (lambda: "")))
         return self.after_charge(self.looped_aggregate(e, x, target, src, conds, made, valued))
@@ -123,6 +127,27 @@ class StatementLoops:
         for part in rest:
             lines += [test, *("    " + line for line in self.statement(part, target, room - 1).split("\n"))]
         return "\n".join(lines)
+
+    def nested(self, e, x, target, room) -> str:
+        """`any(x in S where c: v)` (`all`) whose value `v` is `lowerable` itself: v's
+        lines in the loop's body (`target`v holds it), then the item's test. Each item's
+        `where` first, then its value, as the comprehension evaluates them."""
+        inner = target + "v"
+
+        def value_lines():
+            ahead = self.ahead  # the loop's own items' charge, kept from v's
+            try:
+                return self.lowered(e.value, inner, room)
+            finally:
+                self.ahead = ahead
+        src, conds, made = self.charging(e, lambda: self.loop_parts(e, value_lines))
+        found, test = ("True", f"if {inner}:") if e.func == "any" else ("False", f"if not {inner}:")
+        body = [*made.split("\n"), test, f"    {target} = {found}", "    break"]
+        if conds:
+            body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
+        lines = [f"{target} = {'False' if e.func == 'any' else 'True'}", f"for {x} in {src}:",
+                 *("    " + line for line in body)]
+        return self.after_charge("\n".join(lines))
 
     def looped_aggregate(self, e, x, target, src, conds, made, valued) -> str:
         """The loop of first, any, all or count over `src` (its items charged before it)."""

@@ -79,6 +79,38 @@ def test_every_form_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
     assert chained == {"if not _val:", "if _val:"}  # r's and t's parts, each a statement of its own
 
 
+NESTED = """shared { n: int = 0 }
+const LIMIT = 2
+rule flow() {
+  loop {
+    choose k from 0..5 by seat(0) as "k"
+    let a = any(i in 0..k: count(j in 0..i where j % 2 == 0) >= LIMIT)
+    let b = all(i in 0..k where i > 1: count(j in 0..i where j < 3) == 3)
+    let c = any(i in 0..k where i % 2 == 1: not any(j in 0..i: j * j == i))
+    if all(i in 0..k: any(j in 0..i: j + i == 4) or i < 2) { n += 1 }
+    say "{a} {b} {c} {n}"
+  }
+}
+"""
+NESTED_LOOP = re.compile(r"^ +_valv = (?:0|False)$", re.M)  # a value's loop starting, in its any's (all's) loop
+
+
+def test_an_any_or_all_whose_value_is_a_loop_too_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
+    """An `any` or `all` whose value is lowerable itself (a count compared with a number or
+    a constant, a `not any`, an `or` of one) writes the value as a loop inside its own
+    loop (looped.nested): the same values and work as the comprehensions."""
+    texts = compiled_texts(monkeypatch)
+    labels = ["0", "1", "2", "3", "4", "5", "3"]
+    reference = played(text_program(tmp_path, NESTED, fuse=False), False, labels)
+    assert played(text_program(tmp_path, NESTED), True, labels) == reference
+    # a: k >= 2; b: always; c: k >= 3 (3 is the first odd number no square); n: k <= 4
+    assert [said for said, _, _ in reference] == ["no yes no 1", "no yes no 2", "yes yes no 3", "yes yes yes 4",
+                                                  "yes yes yes 5", "yes yes yes 5", "yes yes yes 6"]
+    whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))  # the rule's generator
+    assert whole.count("for _v_j in _items:") == 4  # each value's own loop, inside its aggregate's
+    assert len(NESTED_LOOP.findall(whole)) == 4
+
+
 FAILING = """shared { n: int = 0 }
 rule flow() {
   loop {
@@ -103,8 +135,14 @@ FAILING_FILTER = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0
 CHARGED_OUT = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "[i in 0..600000 where i < k]")
 
 
+# an any whose value is a loop too (looped.nested), failing in the value's loop at i == 2, j == 2
+FAILING_NESTED = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
+                                 "any(i in 0..5 where i > k: count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
+
+
 @pytest.mark.parametrize("text, code, line, col", [(FAILING, "R003", 6, 43), (FAILING_FILTER, "R003", 6, 40),
-                                                    (RUNNING_ON, "R010", 6, 26), (CHARGED_OUT, "R010", 6, 13)])
+                                                    (RUNNING_ON, "R010", 6, 26), (CHARGED_OUT, "R010", 6, 13),
+                                                    (FAILING_NESTED, "R003", 6, 62)])
 def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, text, code, line, col):
     """A failure in an item's test (division by zero at i == 4), or the step's work
     running out at an item (a thousand units each) or at the items charged by the

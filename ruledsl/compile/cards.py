@@ -11,7 +11,6 @@ outcomes it took before it lets the pause through.
 from __future__ import annotations
 
 from .. import budget
-from ..errors import GameRuntimeError
 from ..runtime.chance import ChancePause
 from .texts import no_card
 from .ops import OpEmitter

@@ -10,8 +10,9 @@ comprehension: no frame is made and no generator resumed at each item. An any's 
 all's value that is one of those is a loop too, inside its aggregate's (`nested`). The
 loop visits and charges the same items, runs the same tests in the same order and stops
 at the same item, so it spends the same work and fails at the same place
-(tests/compile/test_aggregates.py, and the random programs against the op lists). A sum, max or min stays a comprehension: it adds or compares
-only once every value is made, so a loop would fail at another item.
+(tests/compile/test_aggregates.py, and the random programs against the op lists). A
+sum, max or min stays a comprehension: it adds or compares only once every value is
+made, so a loop would fail at another item.
 """
 from __future__ import annotations
 

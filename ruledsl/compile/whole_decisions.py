@@ -3,8 +3,8 @@
 Each is written out as its op does it (decide.py: what is offered, a menu's guards in
 order, the chooser, then Machine.decide): the end conditions first, then the Decision
 pending, a `yield`, and the choice read from the frame (`fr.got`) or, for a secret one,
-bound by the Decision. A decision whose labels and values are fixed at
-compile time (a menu's, a may's, a choose of all of an enum's values or a board's
+bound by the Decision. A decision whose labels and values are fixed at compile time (a
+menu's with no guards, a may's, a choose of all of an enum's values or a board's
 spaces) is made once for each seat. (A whole rule is always written as text: one too
 deep for Python has no generator.)
 """

@@ -101,22 +101,22 @@ class StatementLoops:
             return self.written_body(e, self.m.defs[e.name], lambda body: self.lowered(body, target))
         x = self.item(e.var)
         if e.__class__ is ast.Filter:  # [x in S where c]: the items that pass, in order
-            src, conds, _ = self.charging(e, lambda: self.loop_parts(e, lambda: ""))
-            return self.after_charge(_looped(x, src, conds, f"{target} = []", f"{target}.append({x})", False))
+            return self.charging(e, lambda: self.loop_parts(e, lambda: ""), lambda src, conds, _: _looped(
+                x, src, conds, f"{target} = []", f"{target}.append({x})", False))
         if e.func != "first":
-            fast = self.charging(e, lambda: self.by_column(e))
+            fast = self.charging(e, lambda: (self.by_column(e),), lambda made: None if made is None else f"{target} = {made}")
             if fast is not None:
-                return self.after_charge(f"{target} = {fast}")
+                return fast
         if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
             every = Unfiltered(e)
-            src, _, made = self.charging(every, lambda: self.loop_parts(every, lambda: self.expr(e.where)))
-            return self.after_charge(_looped(x, src, [f"not ({made})"], f"{target} = True", f"{target} = False", True))
+            return self.charging(every, lambda: self.loop_parts(every, lambda: self.expr(e.where)),
+                                 lambda src, _, made: _looped(x, src, [f"not ({made})"], f"{target} = True",
+                                                              f"{target} = False", True))
         valued = e.value is not None and e.func in ("any", "all")
         if valued and room >= NESTED_ROOM and self.lowerable(e.value, room - NESTED_ROOM):
             return self.nested(e, x, target, room - NESTED_ROOM)
-        src, conds, made = self.charging(e, lambda: self.loop_parts(e, (lambda: self.expr(e.value)) if valued
-                                                                      else (lambda: "")))
-        return self.after_charge(self.looped_aggregate(e, x, target, src, conds, made, valued))
+        return self.charging(e, lambda: self.loop_parts(e, (lambda: self.expr(e.value)) if valued else (lambda: "")),
+                             lambda src, conds, made: self.looped_aggregate(e, x, target, src, conds, made, valued))
 
     def chained(self, e, target: str, room: int) -> str:
         """`a or b or ...` (`and`) as Python evaluates it: `target = a`, then each next part
@@ -134,21 +134,15 @@ class StatementLoops:
         lines in the loop's body (`target`v holds it), then the item's test. Each item's
         `where` first, then its value, as the comprehension evaluates them."""
         inner = target + "v"
-
-        def value_lines():
-            ahead = self.ahead  # the loop's own items' charge, kept from v's
-            try:
-                return self.lowered(e.value, inner, room)
-            finally:
-                self.ahead = ahead
-        src, conds, made = self.charging(e, lambda: self.loop_parts(e, value_lines))
         found, test = ("True", f"if {inner}:") if e.func == "any" else ("False", f"if not {inner}:")
-        body = [*made.split("\n"), test, f"    {target} = {found}", "    break"]
-        if conds:
-            body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
-        lines = [f"{target} = {'False' if e.func == 'any' else 'True'}", f"for {x} in {src}:",
-                 *("    " + line for line in body)]
-        return self.after_charge("\n".join(lines))
+
+        def loop(src, conds, made):
+            body = [*made.split("\n"), test, f"    {target} = {found}", "    break"]
+            if conds:
+                body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
+            return "\n".join([f"{target} = {'False' if e.func == 'any' else 'True'}", f"for {x} in {src}:",
+                              *("    " + line for line in body)])
+        return self.charging(e, lambda: self.loop_parts(e, lambda: self.lowered(e.value, inner, room)), loop)
 
     def looped_aggregate(self, e, x, target, src, conds, made, valued) -> str:
         """The loop of first, any, all or count over `src` (its items charged before it)."""
@@ -161,18 +155,23 @@ class StatementLoops:
             return _looped(x, src, tests, f"{target} = False", f"{target} = True", True)
         return _looped(x, src, tests, f"{target} = True", f"{target} = False", True)
 
-    def charging(self, e, make):
-        """make(), where the items of aggregate `e` (its `visited`) are charged by lines
-        of the statement's own (charge_ahead) instead of a call of budget.visited."""
+    def charging(self, e, make, write) -> str | None:
+        """write(*make()), after the lines that charge the items of aggregate `e` (its
+        `visited`: charge_ahead) instead of a call of budget.visited; None where write
+        gives None. An aggregate's charge being made is kept across this one's: a value
+        written as a loop inside its aggregate's (nested) has lines of its own."""
+        outer = self.charged_ahead, self.ahead
         self.charged_ahead, self.ahead = e, []
         try:
-            return make()
+            made, ahead = make(), self.ahead
         finally:
-            self.charged_ahead = None
+            self.charged_ahead, self.ahead = outer
+        text = write(*made)
+        return None if text is None else "\n".join([*ahead, text])
 
     def charge_ahead(self, src: str, span) -> str:
         """The items `src` held in `_items`, charged a unit each as budget.visited does, by
-        lines the statement runs first (after_charge): no call. `src` is the first thing
+        lines the statement runs first (charging): no call. `src` is the first thing
         the aggregate evaluates, as it was the call's first argument, so the same work is
         charged in the same order. A source that is a constant list (a whole board's
         spaces) is charged its length, written as a number."""
@@ -185,7 +184,3 @@ class StatementLoops:
         self.ahead = ["_items = " + src, "w.work -= len(_items)", *charge]
         return "_items"
 
-    def after_charge(self, text: str) -> str:
-        """`text` after the lines charging its items (charge_ahead), if it has them."""
-        ahead, self.ahead = self.ahead, []
-        return "\n".join([*ahead, text])

@@ -326,9 +326,8 @@ class Machine(Copies):
         return self.run(fresh=False)
 
     def _choose_told(self, d: Decision, i: int, fr: Frame):
-        """choose_index where somebody listens."""
-        if self.listening:
-            self.emit("chosen", decision=d, label=d.labels[i])
+        """choose_index where somebody listens (its listener may stop listening meanwhile)."""
+        self.emit("chosen", decision=d, label=d.labels[i])
         try:
             if d.bind is None:
                 fr.got = d.values[i]

@@ -46,13 +46,14 @@ class CollectionGen:
         where = f" if {' and '.join(conds)}" if conds else ""
         return f"{made} for {self.item(e.var)} in {src}{where}"
 
-    def loop_parts(self, e, make) -> tuple:
+    def loop_parts(self, e, make, apart=None) -> tuple:
         """(SOURCE, the texts of the WHERE conjuncts, MADE) of the loop over e's items.
 
         Over a board or card set, a `where` conjunct `x.attr == K` on a fixed attribute
         (K not mentioning x) becomes an index lookup: only matching items are visited.
+        The conjunct `apart` (the last of them, written by `make`: looped.py) is left out.
         """
-        conds = _conjuncts(e.where)
+        conds = [c for c in _conjuncts(e.where) if c is not apart]
         index = self.find_index(e, conds)
         if index is not None:
             conds = index.rest
@@ -94,6 +95,14 @@ class CollectionGen:
         finally:
             self.iterable -= 1
         return f"({kept}.items if {kept}.items is not None else {kept}.keep([{x} for {x} in {items} if {where}]))"
+
+    def last_conjunct(self, e):
+        """The `where` conjunct of `e` its loop tests last: the last of those an index
+        (find_index) leaves to test on each item, or None."""
+        conds = _conjuncts(e.where)
+        index = self.find_index(e, conds)
+        rest = conds if index is None else index.rest
+        return rest[-1] if rest else None
 
     def find_index(self, e, conds):
         """The _Index of the first conjunct `x.attr == K` on a fixed attribute of a board or

@@ -177,11 +177,17 @@ class DefCalls:
     def unchecked_written(self, e):
         """The def of call `e` where written_def writes it in with its value unchecked (no
         number of it can be big), else None."""
+        d = self.written_in(e)
+        return d if d is not None and self.def_checked(d) is False else None
+
+    def written_in(self, e):
+        """The def of call `e` where written_def writes it in (its value checked for R012
+        or not: def_checked), else None."""
         if e.name not in self.m.defs or self.checked or not self.inlining \
                 or not all(self.light_argument(a) for a in e.args):
             return None
         d = self.m.defs[e.name]
-        return d if self.def_checked(d) is False and e.name in self.owner.small_defs else None
+        return d if self.def_checked(d) is not None and e.name in self.owner.small_defs else None
 
     def def_checked(self, d):
         """Whether a def's value is checked for R012 where it is written (a number), False

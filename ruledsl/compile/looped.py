@@ -22,8 +22,14 @@ from .aggregates import Unfiltered, unfailing
 
 LOOPED = ("first", "any", "all", "count", "filter")  # what a statement writes as its own loop (a filter: ast.Filter)
 COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
+SUMMED = ("+", "-", "*")  # a number with a count as a part (`p.stash + count(...)`): the parts in order
 CHAINED = ("and", "or")  # each part a statement of its own, the next under an `if` (chained)
-NESTED_ROOM = 2  # blocks an any's or all's loop takes around its value written as a loop too (nested)
+NESTED_ROOM = 2  # blocks an aggregate's loop takes around its value or `where` written as a loop too (nested)
+WHERE_NESTED = {  # an aggregate whose `where` may be a loop in its loop (nested_where): its loop's start, found, stop
+    "first": lambda target, x: (f"{target} = None", f"{target} = {x}", True),
+    "count": lambda target, x: (f"{target} = 0", f"{target} += 1", False),
+    "any": lambda target, x: (f"{target} = False", f"{target} = True", True),
+}
 
 
 def _chain(e) -> list:
@@ -77,8 +83,19 @@ class StatementLoops:
             if e.op in CHAINED:
                 return room > 0 and any(self.lowerable(part, room - 1) for part in _chain(e))
             # a count compared with a number or a name of one: `count(...) == 0`, `count(...) >= K`
-            return e.op in COUNTED and unfailing(e.right) and self.loops(e.left, ("count",))
-        return self.loops(e, LOOPED)
+            return (e.op in COUNTED and unfailing(e.right) and self.counted(e.left)) or self.counted(e)
+        return self.loops(e, LOOPED) or self.counted(e)
+
+    def counted(self, e) -> bool:
+        """Whether `e` is a number made with a count's loop: a count, `a + b` (`-`, `*`)
+        with a part that is one, or a light call written in of a small def whose body is
+        one (its value checked for R012 after it, as written_def checks it)."""
+        if e.__class__ is ast.Binary:
+            return e.op in SUMMED and (self.counted(e.left) or self.counted(e.right))
+        if e.__class__ is ast.Call:
+            d = self.written_in(e)
+            return d is not None and self.counted(d.body)
+        return e.__class__ is ast.Aggregate and e.func == "count"
 
     def loops(self, e, funcs) -> bool:
         """Whether `e` is an aggregate of `funcs`, or a light call written in of a small def
@@ -96,17 +113,30 @@ class StatementLoops:
         if e.__class__ is ast.Binary:
             if e.op in CHAINED:
                 return self.chained(e, target, room)
-            return f"{self.lowered(e.left, target)}\n{target} = {target} {e.op} {self.expr(e.right)}"
+            if e.op in SUMMED and not self.counted(e.left):  # the left part first, kept, then the count's lines
+                left = f"_a{self.const(None)[2:]}"
+                return f"{left} = {self.expr(e.left)}\n{self.lowered(e.right, target, room)}\n" \
+                       f"{target} = ({left} {e.op} {target})"
+            return f"{self.lowered(e.left, target, room)}\n{target} = ({target} {e.op} {self.expr(e.right)})"
         if e.__class__ is ast.Call:
-            return self.written_body(e, self.m.defs[e.name], lambda body: self.lowered(body, target))
+            d = self.m.defs[e.name]
+            lines = self.written_body(e, d, lambda body: self.lowered(body, target, room))
+            if not self.def_checked(d):
+                return lines
+            big = budget.MAX_NUMBER  # as written_def checks the value
+            return f"{lines}\nif {target}.__class__ is int and not -{big} < {target} < {big}:\n" \
+                   f"    {self.const(budget.number)}({target}, {self.const(d.span)})"
         x = self.item(e.var)
-        if e.__class__ is ast.Filter:  # [x in S where c]: the items that pass, in order
-            return self.charging(e, lambda: self.loop_parts(e, lambda: ""), lambda src, conds, _: _looped(
-                x, src, conds, f"{target} = []", f"{target}.append({x})", False))
-        if e.func != "first":
+        if e.__class__ is not ast.Filter and e.func != "first":
             fast = self.charging(e, lambda: (self.by_column(e),), lambda made: None if made is None else f"{target} = {made}")
             if fast is not None:
                 return fast
+        last = self.lowerable_where(e, room)
+        if last is not None:
+            return self.nested_where(e, x, target, last, room - NESTED_ROOM)
+        if e.__class__ is ast.Filter:  # [x in S where c]: the items that pass, in order
+            return self.charging(e, lambda: self.loop_parts(e, lambda: ""), lambda src, conds, _: _looped(
+                x, src, conds, f"{target} = []", f"{target}.append({x})", False))
         if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
             every = Unfiltered(e)
             return self.charging(every, lambda: self.loop_parts(every, lambda: self.expr(e.where)),
@@ -143,6 +173,33 @@ class StatementLoops:
             return "\n".join([f"{target} = {'False' if e.func == 'any' else 'True'}", f"for {x} in {src}:",
                               *("    " + line for line in body)])
         return self.charging(e, lambda: self.loop_parts(e, lambda: self.lowered(e.value, inner, room)), loop)
+
+    def lowerable_where(self, e, room):
+        """The last conjunct its loop tests of the `where` of a filter, or of a first, count
+        or any with no value, where that conjunct is `lowerable` itself and there is room
+        for it (`nested_where`), else None."""
+        if room < NESTED_ROOM or e.where is None:
+            return None
+        if e.__class__ is ast.Aggregate and (e.func not in WHERE_NESTED or e.value is not None):
+            return None
+        last = self.last_conjunct(e)
+        return last if last is not None and self.lowerable(last, room - NESTED_ROOM) else None
+
+    def nested_where(self, e, x, target, last, room) -> str:
+        """A filter, first, count or any whose `where` ends in `last`, lowerable: for each
+        item, the other conjuncts tested (as `and` does), then last's lines (`target`w holds
+        its value), then the item kept, counted or found. The conjuncts are evaluated in
+        the same order and as far as the comprehension evaluates them."""
+        inner = target + "w"
+        start, found, stop = (f"{target} = []", f"{target}.append({x})", False) if e.__class__ is ast.Filter \
+            else WHERE_NESTED[e.func](target, x)
+
+        def loop(src, conds, made):
+            body = [*made.split("\n"), f"if {inner}:", f"    {found}", *(["    break"] if stop else [])]
+            if conds:
+                body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
+            return "\n".join([start, f"for {x} in {src}:", *("    " + line for line in body)])
+        return self.charging(e, lambda: self.loop_parts(e, lambda: self.lowered(last, inner, room), apart=last), loop)
 
     def looped_aggregate(self, e, x, target, src, conds, made, valued) -> str:
         """The loop of first, any, all or count over `src` (its items charged before it)."""

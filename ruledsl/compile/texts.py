@@ -61,7 +61,7 @@ def zone_named(e) -> str | None:
     return e.name if isinstance(e, ast.Name) and e.note.binding is Binding.ZONE else None
 
 
-LOOPED_DEPTH = 9  # blocks deep from which a statement's aggregate stays a comprehension (evaluated)
+LOOPED_DEPTH = 10  # blocks deep from which a statement's aggregate stays a comprehension (evaluated)
 
 
 def ticked(k) -> list:

@@ -1,14 +1,17 @@
-"""A statement's aggregate written as a loop of its own (CollectionGen.statement): first,
+"""A statement's aggregate written as a loop of its own (looped.StatementLoops): first,
 any, all, count and filters at the top of a statement's expression, under `not`, compared
-with a number, or the body of a small def written in. It plays as the op lists' comprehensions
-play (the reference, a frame per call: load_game(fuse=False)): the same values, the same
-work spent, the same failures at the same items."""
+with a number, inside a sum, or the body of a small def written in. It plays as the
+comprehensions play (the reference: `comprehensions`, no expression written as a loop),
+on a rule's generator and on op lists: the same values, the same work spent, the same
+failures at the same items."""
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
 
+from ruledsl.compile.looped import StatementLoops
 from ruledsl.errors import GameRuntimeError
 from ruledsl.runtime.machine import Machine
 from support import FixedChance, compiled_texts, text_program
@@ -63,10 +66,23 @@ def played(program, fast: bool, labels) -> tuple:
     return seen
 
 
+@contextlib.contextmanager
+def comprehensions(monkeypatch):
+    """Within it, no expression is written as a loop of a statement's or an expression's
+    own function: every aggregate a comprehension or a call, as before looped.py (the
+    reference, built and played within it: a rule's generator is written on first use)."""
+    with monkeypatch.context() as patched:
+        patched.setattr(StatementLoops, "statement", lambda gen, e, target, room=0: f"{target} = {gen.expr(e)}")
+        patched.setattr(StatementLoops, "returned", lambda gen, e, room: "return " + gen.expr(e))
+        yield
+
+
 def test_every_form_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
-    texts = compiled_texts(monkeypatch)
     labels = ["0", "1", "3", "2", "4", "6", "5", "1"]
-    reference = played(text_program(tmp_path, FORMS, fuse=False), False, labels)
+    with comprehensions(monkeypatch):
+        reference = played(text_program(tmp_path, FORMS), True, labels)
+    assert played(text_program(tmp_path, FORMS, fuse=False), False, labels) == reference
+    texts = compiled_texts(monkeypatch)
     assert played(text_program(tmp_path, FORMS), True, labels) == reference
     assert reference[0][0] == "1 1 no yes yes yes no no yes 10 [a1, a2, a3, a4] [] no yes"
     assert reference[3][0] == "2 5 yes yes no yes yes no yes 30 [a2, a3, a4] [1] yes yes"  # r by its count: a1 is seat 0's
@@ -99,9 +115,11 @@ def test_an_any_or_all_whose_value_is_a_loop_too_plays_as_the_comprehensions_do(
     """An `any` or `all` whose value is lowerable itself (a count compared with a number or
     a constant, a `not any`, an `or` of one) writes the value as a loop inside its own
     loop (looped.nested): the same values and work as the comprehensions."""
-    texts = compiled_texts(monkeypatch)
     labels = ["0", "1", "2", "3", "4", "5", "3"]
-    reference = played(text_program(tmp_path, NESTED, fuse=False), False, labels)
+    with comprehensions(monkeypatch):
+        reference = played(text_program(tmp_path, NESTED), True, labels)
+    assert played(text_program(tmp_path, NESTED, fuse=False), False, labels) == reference
+    texts = compiled_texts(monkeypatch)
     assert played(text_program(tmp_path, NESTED), True, labels) == reference
     # a: k >= 2; b: always; c: k >= 3 (3 is the first odd number no square); n: k <= 4
     assert [said for said, _, _ in reference] == ["no yes no 1", "no yes no 2", "yes yes no 3", "yes yes yes 4",
@@ -109,6 +127,63 @@ def test_an_any_or_all_whose_value_is_a_loop_too_plays_as_the_comprehensions_do(
     whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))  # the rule's generator
     assert whole.count("for _v_j in _items:") == 4  # each value's own loop, inside its aggregate's
     assert len(NESTED_LOOP.findall(whole)) == 4
+
+
+SUMMED = """board lots(block: int) {
+  field owner: player? = none
+  each i in 1..4: space "a{i}" 1
+  each i in 1..3: space "b{i}" 2
+}
+player {
+  stash: int = 2
+}
+shared { n: int = 0 }
+def mine(p: player) = count(s in lots where s.owner == p)
+def bags(p: player) = p.stash + count(s in lots where s.owner == p)
+def holds(p: player, k: int) = all(s in lots where s.block == k: s.owner == p)
+rule flow() {
+  loop {
+    choose k from 0..6 by seat(0) as "k"
+    let a = n + count(i in 0..k where i % 2 == 0)
+    let b = count(i in 0..k where i > 1) * 2 - k
+    let c = k - mine(seat(0))
+    let d = bags(seat(1)) == 3
+    let e = first(p in seats where holds(p, 2))
+    let f = count(j in 1..2 where holds(seat(0), j))
+    let g = [i in 0..k where i > 0 and count(j in 0..i where j % 2 == 1) >= 2]
+    let h = any(i in 0..k where i > 2 and count(j in 0..i where j < 2) == 2)
+    if bags(seat(0)) > 3 { n += 1 }
+    say "{a} {b} {c} {d} {e} {f} {g} {h} {n}"
+    if k == 1 { a1.owner = seat(0) }
+    if k == 2 { b2.owner = seat(1) }
+    if k == 3 { a2.owner = seat(0) a3.owner = seat(0) a4.owner = seat(0) }
+    if k == 4 { b1.owner = seat(1) b3.owner = seat(1) }
+  }
+}
+"""
+KEPT_PART = re.compile(r"^ +_a\d+ = ", re.M)  # a sum's part kept before its count's loop
+WHERE_TESTED = re.compile(r"^ +if _valw:$", re.M)  # the item's last `where` conjunct, written as lines, tested
+
+
+def test_numbers_made_with_a_count_and_wheres_written_as_loops_play_as_the_comprehensions_do(tmp_path, monkeypatch):
+    """A count inside `+`, `-` or `*` (also in a small def's body whose value is checked
+    for R012, `bags`), and a filter's, first's, count's or any's `where` whose last
+    conjunct is lowerable itself (looped.nested_where), are written as loops of the
+    statement's own: the same values and work as the comprehensions."""
+    labels = ["0", "1", "2", "3", "4", "5", "6", "1"]
+    with comprehensions(monkeypatch):
+        reference = played(text_program(tmp_path, SUMMED), True, labels)
+    assert played(text_program(tmp_path, SUMMED, fuse=False), False, labels) == reference
+    texts = compiled_texts(monkeypatch)
+    assert played(text_program(tmp_path, SUMMED), True, labels) == reference
+    # worked out by hand: seat 0 holds a1 after k=1, a1-a4 after k=3; seat 1 b2 after k=2, b1-b3 after k=4
+    assert [said for said, _, _ in reference] == [
+        "1 0 0 no none 0 [] no 0", "1 -1 1 no none 0 [] no 0", "2 0 1 no none 0 [] no 0",
+        "2 1 2 yes none 0 [3] yes 0", "3 2 0 yes none 1 [3, 4] yes 1", "4 3 1 no seat 1 1 [3, 4, 5] yes 2",
+        "6 4 2 no seat 1 1 [3, 4, 5, 6] yes 3", "4 -1 -3 no seat 1 1 [] no 4"]
+    whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))  # the rule's generator
+    assert len(KEPT_PART.findall(whole)) == 4  # a's `n`, c's `k`, the two bags' `p.stash`: kept, then the count's loop
+    assert len(WHERE_TESTED.findall(whole)) == 4  # e's, f's, g's and h's last conjuncts
 
 
 FAILING = """shared { n: int = 0 }
@@ -138,25 +213,36 @@ CHARGED_OUT = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
 # an any whose value is a loop too (looped.nested), failing in the value's loop at i == 2, j == 2
 FAILING_NESTED = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
                                  "any(i in 0..5 where i > k: count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
+# a sum's left part failing (k == 1) before its count's loop would fail (at i == 3)
+FAILING_PART = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
+                               "10 / (k - 1) + count(i in 0..5 where 10 / (i - 3) > 0)")
+# a first whose `where` ends in a loop (looped.nested_where), failing in it at i == 2, j == 2
+FAILING_WHERE = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
+                                "first(i in 0..5 where i > k and count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
+# a small def's value made with a count's loop, beyond R012's bound: checked at the def, as written in
+BEYOND = "const HUGE = 999999999999999999\ndef over(k: int) = HUGE * 9 + count(i in 0..5 where i > k) * 100000000000000000\n" \
+    + FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "over(k) == 0")
 
 
 @pytest.mark.parametrize("text, code, line, col", [(FAILING, "R003", 6, 43), (FAILING_FILTER, "R003", 6, 40),
                                                     (RUNNING_ON, "R010", 6, 26), (CHARGED_OUT, "R010", 6, 13),
-                                                    (FAILING_NESTED, "R003", 6, 62)])
-def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, text, code, line, col):
+                                                    (FAILING_NESTED, "R003", 6, 62), (FAILING_PART, "R003", 6, 13),
+                                                    (FAILING_WHERE, "R003", 6, 67), (BEYOND, "R012", 3, 1)])
+def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, monkeypatch, text, code, line, col):
     """A failure in an item's test (division by zero at i == 4), or the step's work
     running out at an item (a thousand units each) or at the items charged by the
     statement's own lines, ends the step at the same place with the same work spent,
     whichever way the aggregate runs."""
-    ends = []
-    for program, fast in ((text_program(tmp_path, text, fuse=False), False), (text_program(tmp_path, text), True)):
-        m = Machine(program, 2, FixedChance(), fast=fast)
+    def failed(fast: bool):
+        m = Machine(text_program(tmp_path, text, fuse=not fast), 2, FixedChance(), fast=fast)
         with pytest.raises(GameRuntimeError) as err:
             m.choose("1")
         d = err.value.diagnostic
-        ends.append((d.code, d.span.line, d.span.col, m.w.work))
-    assert ends[0] == ends[1]
-    assert ends[0][:3] == (code, line, col)
+        return d.code, d.span.line, d.span.col, m.w.work
+    with comprehensions(monkeypatch):
+        reference = failed(True)
+    assert failed(False) == failed(True) == reference
+    assert reference[:3] == (code, line, col)
 
 
 DEFS = """board lots(block: int) {

@@ -17,7 +17,8 @@ draws, shuffles and cards moved between zones, fields of cards and of a board's 
 (counted through columns and tallies), lists indexed, `match`, `max`/`min` aggregates,
 says, eliminations, `end`, and an end condition looked at between turns (the writer:
 tests/random_programs.py). Each is played with the same choices and dice in every mode, and
-everything observable must be the same: what was said, the decisions asked, the World at
+as framed ops with every aggregate a comprehension (none written as a loop, as every mode
+writes them), and everything observable must be the same: what was said, the decisions asked, the World at
 the end, the result or the failure (its code, place and message), and the work spent.
 And a game recorded as `ruledsl play --record` records it (fast) replays from its
 transcript without a divergence, or fails at the same place again; and played through
@@ -36,6 +37,7 @@ import io
 import sys
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -43,6 +45,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 if __name__ == "__main__":  # run as a script (main): ruledsl and the tests' support module
     sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
 
+from ruledsl.compile.looped import StatementLoops  # noqa: E402
 from ruledsl.errors import GameRuntimeError  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
 from ruledsl.play.replay import replay  # noqa: E402
@@ -65,6 +68,9 @@ MODES = {
     "fused ops, cloned at each decision": (True, False, False, True, True),
     "whole rules, cloned at each decision": (True, True, False, True, True),  # the first replays (as_op_lists)
 }
+# framed ops with every aggregate a comprehension or a call: no expression written as a
+# statement's or a function's own loop (looped.py), as every mode above writes them
+COMPREHENSIONS = "framed ops, no aggregate written as a loop"
 
 # ------------------------------------------------------------------ playing
 def chosen(step: int, decision) -> int:
@@ -101,10 +107,18 @@ def played(text: str, mode) -> dict:
     return out
 
 
+def comprehended(text: str) -> dict:
+    """What a game of `text` does as framed ops with no aggregate written as a loop."""
+    with mock.patch.object(StatementLoops, "statement", lambda gen, e, target, room=0: f"{target} = {gen.expr(e)}"), \
+            mock.patch.object(StatementLoops, "returned", lambda gen, e, room: "return " + gen.expr(e)):
+        return played(text, MODES["framed ops"])
+
+
 def differences(text: str) -> list:
     """The modes that did not do what the reference (framed ops) did, with what differed
     (what a mode without a listener heard is not compared)."""
     runs = {name: played(text, mode) for name, mode in MODES.items()}
+    runs[COMPREHENSIONS] = comprehended(text)
     reference = runs["framed ops"]
     found = []
     for name, run in runs.items():

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from .. import budget
 from ..syntax import ast
-from .aggregates import Unfiltered, unfailing
+from .aggregates import Unfiltered
 
 LOOPED = ("first", "any", "all", "count", "filter")  # what a statement writes as its own loop (a filter: ast.Filter)
 COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
 SUMMED = ("+", "-", "*")  # a number with a count as a part (`p.stash + count(...)`): the parts in order
+MOST = ("sum", "max", "min")  # of numbers: each value added or compared as it is made (`most`)
 CHAINED = ("and", "or")  # each part a statement of its own, the next under an `if` (chained)
 NESTED_ROOM = 2  # blocks an aggregate's loop takes around its value or `where` written as a loop too (nested)
 WHERE_NESTED = {  # an aggregate whose `where` may be a loop in its loop (nested_where): its loop's start, found, stop
@@ -82,20 +83,23 @@ class StatementLoops:
         if e.__class__ is ast.Binary:
             if e.op in CHAINED:
                 return room > 0 and any(self.lowerable(part, room - 1) for part in _chain(e))
-            # a count compared with a number or a name of one: `count(...) == 0`, `count(...) >= K`
-            return (e.op in COUNTED and unfailing(e.right) and self.counted(e.left)) or self.counted(e)
-        return self.loops(e, LOOPED) or self.counted(e)
+            # numbers compared or added, one made by a loop: `count(...) == 0`, `mine(p, b) + n > best_other(p, b)`
+            return (e.op in COUNTED or e.op in SUMMED) and (self.numeric(e.left) or self.numeric(e.right))
+        return self.loops(e, LOOPED) or self.numeric(e)
 
-    def counted(self, e) -> bool:
-        """Whether `e` is a number made with a count's loop: a count, `a + b` (`-`, `*`)
-        with a part that is one, or a light call written in of a small def whose body is
-        one (its value checked for R012 after it, as written_def checks it)."""
+    def numeric(self, e) -> bool:
+        """Whether `e` is a number made with a loop: a count, a sum, max or min of numbers,
+        `a + b` (`-`, `*`) with a part that is one, or a light call written in of a small
+        def whose body is one (its value checked for R012 after it, as written_def checks
+        it)."""
         if e.__class__ is ast.Binary:
-            return e.op in SUMMED and (self.counted(e.left) or self.counted(e.right))
+            return e.op in SUMMED and (self.numeric(e.left) or self.numeric(e.right))
         if e.__class__ is ast.Call:
             d = self.written_in(e)
-            return d is not None and self.counted(d.body)
-        return e.__class__ is ast.Aggregate and e.func == "count"
+            return d is not None and self.numeric(d.body)
+        if e.__class__ is not ast.Aggregate:
+            return False
+        return e.func == "count" or (e.func in MOST and e.value is not None and e.value.note.type.kind == "int")
 
     def loops(self, e, funcs) -> bool:
         """Whether `e` is an aggregate of `funcs`, or a light call written in of a small def
@@ -113,11 +117,7 @@ class StatementLoops:
         if e.__class__ is ast.Binary:
             if e.op in CHAINED:
                 return self.chained(e, target, room)
-            if e.op in SUMMED and not self.counted(e.left):  # the left part first, kept, then the count's lines
-                left = f"_a{self.const(None)[2:]}"
-                return f"{left} = {self.expr(e.left)}\n{self.lowered(e.right, target, room)}\n" \
-                       f"{target} = ({left} {e.op} {target})"
-            return f"{self.lowered(e.left, target, room)}\n{target} = ({target} {e.op} {self.expr(e.right)})"
+            return self.operated(e, target, room)
         if e.__class__ is ast.Call:
             d = self.m.defs[e.name]
             lines = self.written_body(e, d, lambda body: self.lowered(body, target, room))
@@ -137,6 +137,8 @@ class StatementLoops:
         if e.__class__ is ast.Filter:  # [x in S where c]: the items that pass, in order
             return self.charging(e, lambda: self.loop_parts(e, lambda: ""), lambda src, conds, _: _looped(
                 x, src, conds, f"{target} = []", f"{target}.append({x})", False))
+        if e.func in MOST:
+            return self.most(e, x, target, room)
         if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
             every = Unfiltered(e)
             return self.charging(every, lambda: self.loop_parts(every, lambda: self.expr(e.where)),
@@ -147,6 +149,45 @@ class StatementLoops:
             return self.nested(e, x, target, room - NESTED_ROOM)
         return self.charging(e, lambda: self.loop_parts(e, (lambda: self.expr(e.value)) if valued else (lambda: "")),
                              lambda src, conds, made: self.looped_aggregate(e, x, target, src, conds, made, valued))
+
+    def operated(self, e, target: str, room: int) -> str:
+        """`a op b` (compared, added, ...) with a part that is `numeric`: the parts in order
+        as Python evaluates them, a numeric part as its lines, the other as its expression;
+        the left part's value kept in a name of its own while the right part is made."""
+        if self.numeric(e.left):
+            lines = [self.lowered(e.left, target, room)]
+            if not self.numeric(e.right):
+                return f"{lines[0]}\n{target} = ({target} {e.op} {self.expr(e.right)})"
+            left = f"_a{self.const(None)[2:]}"
+            lines.append(f"{left} = {target}")
+        else:
+            left = f"_a{self.const(None)[2:]}"
+            lines = [f"{left} = {self.expr(e.left)}"]
+        return "\n".join([*lines, self.lowered(e.right, target, room), f"{target} = ({left} {e.op} {target})"])
+
+    def most(self, e, x, target: str, room: int) -> str:
+        """sum, max or min of numbers as a loop: each item's value made (as a loop of its
+        own where it is `numeric` and there is room), then added or compared at once. The
+        comprehension made every value first, but adding or comparing numbers can't fail,
+        so the same values are made in the same order; max and min of no items are 0, as
+        the comprehension's default."""
+        value = target + "m"
+        nested = room >= NESTED_ROOM and self.numeric(e.value)
+        if e.func == "sum":
+            start, take, end = f"{target} = 0", [f"{target} += {value}"], []
+        else:
+            start, end = f"{target} = None", [f"if {target} is None:", f"    {target} = 0"]
+            take = [f"if {target} is None or {value} {'>' if e.func == 'max' else '<'} {target}:", f"    {target} = {value}"]
+
+        def make():
+            return self.lowered(e.value, value, room - NESTED_ROOM) if nested else f"{value} = {self.expr(e.value)}"
+
+        def loop(src, conds, made):
+            body = [*made.split("\n"), *take]
+            if conds:
+                body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
+            return "\n".join([start, f"for {x} in {src}:", *("    " + line for line in body), *end])
+        return self.charging(e, lambda: self.loop_parts(e, make), loop)
 
     def chained(self, e, target: str, room: int) -> str:
         """`a or b or ...` (`and`) as Python evaluates it: `target = a`, then each next part

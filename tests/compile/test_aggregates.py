@@ -152,8 +152,10 @@ rule flow() {
     let f = count(j in 1..2 where holds(seat(0), j))
     let g = [i in 0..k where i > 0 and count(j in 0..i where j % 2 == 1) >= 2]
     let h = any(i in 0..k where i > 2 and count(j in 0..i where j < 2) == 2)
+    let m = max(p in players: mine(p)) - min(i in 1..k: i * 3) + sum(i in 0..k where i % 2 == 0: i)
+    let t = sum(i in 0..k where i % 2 == 1: i) + max(i in 0..k where i > 4: i) > max(p in players: bags(p))
     if bags(seat(0)) > 3 { n += 1 }
-    say "{a} {b} {c} {d} {e} {f} {g} {h} {n}"
+    say "{a} {b} {c} {d} {e} {f} {g} {h} {m} {t} {n}"
     if k == 1 { a1.owner = seat(0) }
     if k == 2 { b2.owner = seat(1) }
     if k == 3 { a2.owner = seat(0) a3.owner = seat(0) a4.owner = seat(0) }
@@ -163,13 +165,15 @@ rule flow() {
 """
 KEPT_PART = re.compile(r"^ +_a\d+ = ", re.M)  # a sum's part kept before its count's loop
 WHERE_TESTED = re.compile(r"^ +if _valw:$", re.M)  # the item's last `where` conjunct, written as lines, tested
+MOST_TAKEN = re.compile(r"^ +if _val is None or _valm [<>] _val:$", re.M)  # a max's (min's) value compared as made
 
 
 def test_numbers_made_with_a_count_and_wheres_written_as_loops_play_as_the_comprehensions_do(tmp_path, monkeypatch):
-    """A count inside `+`, `-` or `*` (also in a small def's body whose value is checked
-    for R012, `bags`), and a filter's, first's, count's or any's `where` whose last
-    conjunct is lowerable itself (looped.nested_where), are written as loops of the
-    statement's own: the same values and work as the comprehensions."""
+    """A count, sum, max or min inside `+`, `-`, `*` or a comparison (also in a small def's
+    body whose value is checked for R012, `bags`), and a filter's, first's, count's or
+    any's `where` whose last conjunct is lowerable itself (looped.nested_where), are
+    written as loops of the statement's own: the same values and work as the
+    comprehensions."""
     labels = ["0", "1", "2", "3", "4", "5", "6", "1"]
     with comprehensions(monkeypatch):
         reference = played(text_program(tmp_path, SUMMED), True, labels)
@@ -178,12 +182,15 @@ def test_numbers_made_with_a_count_and_wheres_written_as_loops_play_as_the_compr
     assert played(text_program(tmp_path, SUMMED), True, labels) == reference
     # worked out by hand: seat 0 holds a1 after k=1, a1-a4 after k=3; seat 1 b2 after k=2, b1-b3 after k=4
     assert [said for said, _, _ in reference] == [
-        "1 0 0 no none 0 [] no 0", "1 -1 1 no none 0 [] no 0", "2 0 1 no none 0 [] no 0",
-        "2 1 2 yes none 0 [3] yes 0", "3 2 0 yes none 1 [3, 4] yes 1", "4 3 1 no seat 1 1 [3, 4, 5] yes 2",
-        "6 4 2 no seat 1 1 [3, 4, 5, 6] yes 3", "4 -1 -3 no seat 1 1 [] no 4"]
+        "1 0 0 no none 0 [] no 0 no 0", "1 -1 1 no none 0 [] no -3 no 0", "2 0 1 no none 0 [] no 0 no 0",
+        "2 1 2 yes none 0 [3] yes 0 yes 0", "3 2 0 yes none 1 [3, 4] yes 7 no 1",
+        "4 3 1 no seat 1 1 [3, 4, 5] yes 7 yes 2", "6 4 2 no seat 1 1 [3, 4, 5, 6] yes 13 yes 3",
+        "4 -1 -3 no seat 1 1 [] no 1 no 4"]
     whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))  # the rule's generator
-    assert len(KEPT_PART.findall(whole)) == 4  # a's `n`, c's `k`, the two bags' `p.stash`: kept, then the count's loop
+    # a's `n`, c's `k`, m's max and max less min, t's sum and sum plus max, three bags' `p.stash`: kept, then a loop
+    assert len(KEPT_PART.findall(whole)) == 9
     assert len(WHERE_TESTED.findall(whole)) == 4  # e's, f's, g's and h's last conjuncts
+    assert len(MOST_TAKEN.findall(whole)) == 4 and whole.count("_val += _valm\n") == 2  # m's and t's max, min and sums
 
 
 FAILING = """shared { n: int = 0 }
@@ -219,6 +226,11 @@ FAILING_PART = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)"
 # a first whose `where` ends in a loop (looped.nested_where), failing in it at i == 2, j == 2
 FAILING_WHERE = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
                                 "first(i in 0..5 where i > k and count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
+# a max's value failing at i == 4, after the values of 2 and 3 were compared
+FAILING_MOST = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "max(i in 0..5 where i > k: 10 / (i - 4)) + 1")
+# a sum beyond R012's bound, checked where the let keeps it
+SUM_BEYOND = "const HUGE = 999999999999999999\n" + FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
+                                                                   "sum(i in 0..5: HUGE * 9) - 1")
 # a small def's value made with a count's loop, beyond R012's bound: checked at the def, as written in
 BEYOND = "const HUGE = 999999999999999999\ndef over(k: int) = HUGE * 9 + count(i in 0..5 where i > k) * 100000000000000000\n" \
     + FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "over(k) == 0")
@@ -227,7 +239,8 @@ BEYOND = "const HUGE = 999999999999999999\ndef over(k: int) = HUGE * 9 + count(i
 @pytest.mark.parametrize("text, code, line, col", [(FAILING, "R003", 6, 43), (FAILING_FILTER, "R003", 6, 40),
                                                     (RUNNING_ON, "R010", 6, 26), (CHARGED_OUT, "R010", 6, 13),
                                                     (FAILING_NESTED, "R003", 6, 62), (FAILING_PART, "R003", 6, 13),
-                                                    (FAILING_WHERE, "R003", 6, 67), (BEYOND, "R012", 3, 1)])
+                                                    (FAILING_WHERE, "R003", 6, 67), (BEYOND, "R012", 3, 1),
+                                                    (FAILING_MOST, "R003", 6, 40), (SUM_BEYOND, "R012", 7, 5)])
 def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, monkeypatch, text, code, line, col):
     """A failure in an item's test (division by zero at i == 4), or the step's work
     running out at an item (a thousand units each) or at the items charged by the

@@ -13,7 +13,7 @@ from ..check.types import Binding
 from ..syntax import ast
 
 
-KEY_NAMES = (Binding.LOCAL, Binding.ENUM_VALUE, Binding.SPACE)  # zone keys whose evaluation can't fail
+KEY_NAMES = (Binding.LOCAL, Binding.ITEM, Binding.ENUM_VALUE, Binding.SPACE)  # zone keys whose evaluation can't fail
 
 
 class TableReads:

@@ -547,12 +547,14 @@ rule flow() {
         assert (m.w.players[0]["rival"], m.w.players[1]["held"]) == (1, m.w.zones[("deck", None)][0]), fuse
 
 
-def test_a_card_in_a_zone_is_where_it_lies_after_moves_draws_and_refills(tmp_path):
+def test_a_card_in_a_zone_is_where_it_lies_after_moves_draws_and_refills(tmp_path, monkeypatch):
     """Fast code answers `c in Z` from where each card lies (World.loc), for a zone named
-    alone or by a local (_Gen.located); the checked code looks at the zone's cards."""
+    alone or by a local or an aggregate's item (_Gen.located); the checked code looks at
+    the zone's cards."""
     text = COLUMNS + """zone used: c public
 shared { n: int = 0 }
 def held(p: player, x: c) = x in hand[p]
+def anyones(x: c) = any(p in players: x in hand[p])
 def where(x: c) = if x in deck then 1 else if x in used then 2 else if held(seat(0), x) then 3 else 4
 rule flow() {
   shuffle deck
@@ -565,15 +567,20 @@ rule flow() {
 }
 """
     (tmp_path / "t.game").write_text('game "T" players 2..4\n' + text)
+    texts = compiled_texts(monkeypatch)
     loaded = load_game(str(tmp_path / "t.game"))
     m = Machine(loaded.program, 2, FixedChance([]))
     where, held = loaded.program.def_bodies["where"][0], loaded.program.def_bodies["held"][0]
+    anyones = loaded.program.def_bodies["anyones"][0]
+    anyones_checked = ExprCompiler(loaded.model, loaded.program)(loaded.model.defs["anyones"].body, checked=True)
     checked = ExprCompiler(loaded.model, loaded.program)(loaded.model.defs["where"].body, checked=True)
     zones = {key: cards for key, cards in m.w.zones.items() if cards}
     assert set(zones) == {("hand", 0), ("hand", 1), ("used", None)}
     for card in loaded.program.cardset_ids["c"]:
         expected = 2 if card in zones[("used", None)] else 3 if card in zones[("hand", 0)] else 4
         assert where(m.w, card) == checked(m.w, {"x": card}) == expected
+        assert anyones(m.w, card) == anyones_checked(m.w, {"x": card}) == (expected == 3 or card in zones[("hand", 1)])
+    assert any("def _expr(w, _v_x):" in t and ".get(_v_x) == ('hand', _v_p)" in t for t in texts)  # the item's zone
     assert [held(m.w, p, c) for p in (0, 1) for c in m.w.zones[("hand", 1)]] == [False, False, True, True]
     ex, body = ExprCompiler(loaded.model, loaded.program), loaded.model.defs["held"].body
     for checked_mode in (False, True):  # a key of none names no zone: fast code fails as checked code does

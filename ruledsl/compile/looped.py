@@ -3,16 +3,20 @@ mixin of the expression generator (expr.py `_Gen`).
 
 Where a statement's expression (a `let`'s value, an `if`'s condition, a choice's
 options...) is an aggregate that stops at an item or counts them (first, any, all,
-count), under `not`, a count compared with a number (or a name of one), a filter (`[x
-in S where c]`), or the body of a small def written in (defs.py), its text
+count), a sum, max or min of numbers, a filter (`[x in S where c]`), one of those under
+`not`, compared with or added to another number (`bags(p) == 0`, `mine(p, b) + n >
+best_other(p, b)`), or the body of a small def written in (defs.py), its text
 (texts.StatementTexts.evaluated) is a Python loop of the statement's own instead of a
-comprehension: no frame is made and no generator resumed at each item. An any's or
-all's value that is one of those is a loop too, inside its aggregate's (`nested`). The
-loop visits and charges the same items, runs the same tests in the same order and stops
-at the same item, so it spends the same work and fails at the same place
-(tests/compile/test_aggregates.py, and the random programs against the op lists). A
-sum, max or min stays a comprehension: it adds or compares only once every value is
-made, so a loop would fail at another item.
+comprehension and a call of budget.visited: no frame is made and no generator resumed
+at each item, and the items are charged by the statement's lines. An any's or all's
+value, a sum's, max's or min's value, and the last conjunct of a `where`, that is one of
+those is a loop too, inside its aggregate's (`nested`, `most`, `nested_where`). The loop
+visits and charges the same items, runs the same tests in the same order and stops at
+the same item, so it spends the same work and fails at the same place
+(tests/compile/test_aggregates.py and the random programs, against every aggregate
+written as a comprehension). A sum, max or min adds or compares each value as it is
+made, where the comprehension made them all first: adding or comparing numbers can't
+fail, so the values are made in the same order and the first failure is the same.
 """
 from __future__ import annotations
 

@@ -136,7 +136,7 @@ class ExprCompiler:
         """An effect `(vm, env)` doing `target op value` (op: = += -=) as generated code;
         `reference(vm, env)`, which evaluates step by step through checked code, runs
         instead when the fast code fails."""
-        return self.fast(STORE_TEMPLATE, lambda gen: stored_text(gen, target, op, value, "\n        "), reference,
+        return self.fast(STORE_TEMPLATE, lambda gen: stored_text(gen, target, op, value, "\n        ", DEF_ROOM), reference,
                          target.span)
 
     def source(self, e):

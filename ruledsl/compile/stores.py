@@ -5,7 +5,10 @@ a stretch or a rule's generator), by the expression generator (expr.py `_Gen`).
 A field of a space or a card set with `=` evaluates the value, then the item (Python's
 order for `x[i] = v`), and an item that is none fails (its checked store then raises R001),
 where a dict would take `None` as a key. A number stored is checked (R012) unless it
-can't be big (bounds.py).
+can't be big (bounds.py). A value stored with `=` that a statement writes as its own loop
+(looped.py: `p.brawling = uses(p, a)`) is made first, in `_v`, as Python makes the value
+of `x = v` before it looks at x; a `+=` or `-=` reads x first, so its value stays an
+expression.
 """
 from __future__ import annotations
 
@@ -23,19 +26,32 @@ def set_text(gen, target, stored: str, op: str, value: str, newline: str = "\n")
     return f"env[{target.name!r}] {op} {value}{newline}{stored} = env[{target.name!r}]"  # in place, as on env
 
 
-def stored_text(gen, target, op, value, newline: str) -> str:
+def stored_text(gen, target, op, value, newline: str, room: int | None = None) -> str:
     """The statements of a store's fast code (`newline` indents them), by `gen`: the number
-    stored checked (R012) unless it can't be big (bounds.py)."""
+    stored checked (R012) unless it can't be big (bounds.py). `room`: how many blocks deep
+    a value written as a loop may go (looped.py), None for none."""
+    made = _made_first(gen, value, op, room)
     column = gen.field_column(target) if op == "=" and target.__class__ is ast.Attr else None
     if column is not None:  # `x.f = v`: Python's order (v, then x), and a none x fails (R001), not a key of f
-        store = newline.join([f"_v = {gen.expr(value)}", f"_o = {gen.expr(target.obj)}", "if _o is None:",
+        first = made if made is not None else f"_v = {gen.expr(value)}"
+        store = newline.join([*first.split("\n"), f"_o = {gen.expr(target.obj)}", "if _o is None:",
                               "    raise KeyError(None)", f"{column}[_o] = _v"])
         stored = "_v"  # what the field now holds
     else:
         stored = gen.expr(target)
-        store = set_text(gen, target, stored, op, gen.expr(value), newline)
+        store = set_text(gen, target, stored, op, "_v" if made is not None else gen.expr(value), newline)
+        if made is not None:
+            store = newline.join([*made.split("\n"), store])
     if not gen.owner.bounds.may_be_big_stored(target, op, value):
         return store
     check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
             f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
     return f"{store}{newline}{check}"
+
+
+def _made_first(gen, value, op: str, room: int | None) -> str | None:
+    """The lines making the value of an `=` in `_v`, where a statement writes it as a loop
+    of its own (looped.py) and there is room; else None."""
+    if room is None or op != "=" or gen.checked or not gen.lowerable(value, room):
+        return None
+    return gen.statement(value, "_v", room)

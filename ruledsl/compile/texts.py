@@ -175,7 +175,8 @@ class StatementTexts:
 
     def t_Assign(self, s):
         reference = f"{self.const(self.e.assign_reference(s))}(vm, env)"  # (it stores a local in env)
-        return guarded(self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n")),
+        room = LOOPED_DEPTH - 1 - self.depth if self.depth < LOOPED_DEPTH else None  # as evaluated's
+        return guarded(self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n", room)),
                        "; ".join([reference, *self.rebound(s)]))
 
     def t_MoveCard(self, s):

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from ruledsl.compile import stores
 from ruledsl.compile.looped import StatementLoops
 from ruledsl.errors import GameRuntimeError
 from ruledsl.runtime.machine import Machine
@@ -74,6 +75,7 @@ def comprehensions(monkeypatch):
     with monkeypatch.context() as patched:
         patched.setattr(StatementLoops, "statement", lambda gen, e, target, room=0: f"{target} = {gen.expr(e)}")
         patched.setattr(StatementLoops, "returned", lambda gen, e, room: "return " + gen.expr(e))
+        patched.setattr(stores, "_made_first", lambda gen, value, op, room: None)
         yield
 
 
@@ -193,6 +195,48 @@ def test_numbers_made_with_a_count_and_wheres_written_as_loops_play_as_the_compr
     assert len(MOST_TAKEN.findall(whole)) == 4 and whole.count("_val += _valm\n") == 2  # m's and t's max, min and sums
 
 
+ASSIGNED = """board lots(block: int) {
+  field owner: player? = none
+  each i in 1..4: space "a{i}" 1
+}
+player {
+  seen: int = 0
+  flag: bool = false
+}
+shared { n: int = 0 }
+rule flow() {
+  loop {
+    choose k from 0..6 by seat(0) as "k"
+    let v = 0
+    v = count(i in 0..k where i % 2 == 0) + 1
+    seat(1).seen = max(i in 0..k: i * i) - k
+    seat(0).flag = any(i in 0..k where i > 3)
+    a2.owner = first(p in seats where p.seen > 10)
+    n += count(i in 0..k where i > 4)
+    say "{v} {seat(1).seen} {seat(0).flag} {a2.owner} {n}"
+  }
+}
+"""
+MADE_FIRST = re.compile(r"^( +)_v = (?:0|None|False)\n\1for ", re.M)  # a stored value's loop starting
+
+
+def test_a_value_stored_with_equals_is_made_by_its_own_loop_first(tmp_path, monkeypatch):
+    """The value of `x = v` (a local, a player's field, a board's field) is made first by
+    a statement's own loop where it is one (stores._made_first), as Python makes it before
+    it looks at x; `n += v` reads n first, so its value stays an expression. The same
+    values and work as the comprehensions, on a rule's generator and on op lists."""
+    labels = ["0", "1", "3", "4", "5", "6", "2"]
+    with comprehensions(monkeypatch):
+        reference = played(text_program(tmp_path, ASSIGNED), True, labels)
+    assert played(text_program(tmp_path, ASSIGNED, fuse=False), False, labels) == reference
+    texts = compiled_texts(monkeypatch)
+    assert played(text_program(tmp_path, ASSIGNED), True, labels) == reference
+    assert [said for said, _, _ in reference] == ["2 0 no none 0", "2 0 no none 0", "3 6 no none 0", "4 12 yes seat 1 0",
+                                                  "4 20 yes seat 1 1", "5 30 yes seat 1 3", "3 2 no none 3"]
+    whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))
+    assert len(MADE_FIRST.findall(whole)) == 4  # v's count, seen's max, flag's any, owner's first; not n's count
+
+
 FAILING = """shared { n: int = 0 }
 rule flow() {
   loop {
@@ -231,6 +275,16 @@ FAILING_MOST = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)"
 # a sum beyond R012's bound, checked where the let keeps it
 SUM_BEYOND = "const HUGE = 999999999999999999\n" + FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
                                                                    "sum(i in 0..5: HUGE * 9) - 1")
+# a value stored in a field of none: made by its loop first, then the store fails (R001)
+STORED_IN_NONE = """player { seen: int = 0 }
+rule flow() {
+  loop {
+    choose k from 1..3 by seat(0)
+    let q = first(p in seats where p.seen > 99)
+    q.seen = count(i in 0..5 where i > k)
+  }
+}
+"""
 # a small def's value made with a count's loop, beyond R012's bound: checked at the def, as written in
 BEYOND = "const HUGE = 999999999999999999\ndef over(k: int) = HUGE * 9 + count(i in 0..5 where i > k) * 100000000000000000\n" \
     + FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "over(k) == 0")
@@ -240,7 +294,8 @@ BEYOND = "const HUGE = 999999999999999999\ndef over(k: int) = HUGE * 9 + count(i
                                                     (RUNNING_ON, "R010", 6, 26), (CHARGED_OUT, "R010", 6, 13),
                                                     (FAILING_NESTED, "R003", 6, 62), (FAILING_PART, "R003", 6, 13),
                                                     (FAILING_WHERE, "R003", 6, 67), (BEYOND, "R012", 3, 1),
-                                                    (FAILING_MOST, "R003", 6, 40), (SUM_BEYOND, "R012", 7, 5)])
+                                                    (FAILING_MOST, "R003", 6, 40), (SUM_BEYOND, "R012", 7, 5),
+                                                    (STORED_IN_NONE, "R001", 7, 5)])
 def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, monkeypatch, text, code, line, col):
     """A failure in an item's test (division by zero at i == 4), or the step's work
     running out at an item (a thousand units each) or at the items charged by the

@@ -45,6 +45,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 if __name__ == "__main__":  # run as a script (main): ruledsl and the tests' support module
     sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
 
+from ruledsl.compile import stores  # noqa: E402
 from ruledsl.compile.looped import StatementLoops  # noqa: E402
 from ruledsl.errors import GameRuntimeError  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
@@ -110,7 +111,8 @@ def played(text: str, mode) -> dict:
 def comprehended(text: str) -> dict:
     """What a game of `text` does as framed ops with no aggregate written as a loop."""
     with mock.patch.object(StatementLoops, "statement", lambda gen, e, target, room=0: f"{target} = {gen.expr(e)}"), \
-            mock.patch.object(StatementLoops, "returned", lambda gen, e, room: "return " + gen.expr(e)):
+            mock.patch.object(StatementLoops, "returned", lambda gen, e, room: "return " + gen.expr(e)), \
+            mock.patch.object(stores, "_made_first", lambda gen, value, op, room: None):
         return played(text, MODES["framed ops"])
 
 

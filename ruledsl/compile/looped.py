@@ -181,7 +181,8 @@ class StatementLoops:
             start, take, end = f"{target} = 0", [f"{target} += {value}"], []
         else:
             start, end = f"{target} = None", [f"if {target} is None:", f"    {target} = 0"]
-            take = [f"if {target} is None or {value} {'>' if e.func == 'max' else '<'} {target}:", f"    {target} = {value}"]
+            better = ">" if e.func == "max" else "<"
+            take = [f"if {target} is None or {value} {better} {target}:", f"    {target} = {value}"]
 
         def make():
             return self.lowered(e.value, value, room - NESTED_ROOM) if nested else f"{value} = {self.expr(e.value)}"

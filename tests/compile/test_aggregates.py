@@ -79,13 +79,20 @@ def comprehensions(monkeypatch):
         yield
 
 
-def test_every_form_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
-    labels = ["0", "1", "3", "2", "4", "6", "5", "1"]
+def against_comprehensions(tmp_path, monkeypatch, text: str, labels) -> tuple:
+    """What a game of `text` says (played) after each of `labels`, the same on a rule's
+    generator and on op lists as with every aggregate a comprehension (the reference,
+    returned), and the texts compiled for the generator."""
     with comprehensions(monkeypatch):
-        reference = played(text_program(tmp_path, FORMS), True, labels)
-    assert played(text_program(tmp_path, FORMS, fuse=False), False, labels) == reference
+        reference = played(text_program(tmp_path, text), True, labels)
+    assert played(text_program(tmp_path, text, fuse=False), False, labels) == reference
     texts = compiled_texts(monkeypatch)
-    assert played(text_program(tmp_path, FORMS), True, labels) == reference
+    assert played(text_program(tmp_path, text), True, labels) == reference
+    return reference, texts
+
+
+def test_every_form_plays_as_the_comprehensions_do(tmp_path, monkeypatch):
+    reference, texts = against_comprehensions(tmp_path, monkeypatch, FORMS, ["0", "1", "3", "2", "4", "6", "5", "1"])
     assert reference[0][0] == "1 1 no yes yes yes no no yes 10 [a1, a2, a3, a4] [] no yes"
     assert reference[3][0] == "2 5 yes yes no yes yes no yes 30 [a2, a3, a4] [1] yes yes"  # r by its count: a1 is seat 0's
     assert reference[4][0] == "3 6 yes yes no no yes yes yes 30 [a2, a3, a4] [1, 3] yes yes"  # n = 30 after 0, 1 and 2; a1 is seat 0's
@@ -117,12 +124,7 @@ def test_an_any_or_all_whose_value_is_a_loop_too_plays_as_the_comprehensions_do(
     """An `any` or `all` whose value is lowerable itself (a count compared with a number or
     a constant, a `not any`, an `or` of one) writes the value as a loop inside its own
     loop (looped.nested): the same values and work as the comprehensions."""
-    labels = ["0", "1", "2", "3", "4", "5", "3"]
-    with comprehensions(monkeypatch):
-        reference = played(text_program(tmp_path, NESTED), True, labels)
-    assert played(text_program(tmp_path, NESTED, fuse=False), False, labels) == reference
-    texts = compiled_texts(monkeypatch)
-    assert played(text_program(tmp_path, NESTED), True, labels) == reference
+    reference, texts = against_comprehensions(tmp_path, monkeypatch, NESTED, ["0", "1", "2", "3", "4", "5", "3"])
     # a: k >= 2; b: always; c: k >= 3 (3 is the first odd number no square); n: k <= 4
     assert [said for said, _, _ in reference] == ["no yes no 1", "no yes no 2", "yes yes no 3", "yes yes yes 4",
                                                   "yes yes yes 5", "yes yes yes 5", "yes yes yes 6"]
@@ -176,12 +178,7 @@ def test_numbers_made_with_a_count_and_wheres_written_as_loops_play_as_the_compr
     any's `where` whose last conjunct is lowerable itself (looped.nested_where), are
     written as loops of the statement's own: the same values and work as the
     comprehensions."""
-    labels = ["0", "1", "2", "3", "4", "5", "6", "1"]
-    with comprehensions(monkeypatch):
-        reference = played(text_program(tmp_path, SUMMED), True, labels)
-    assert played(text_program(tmp_path, SUMMED, fuse=False), False, labels) == reference
-    texts = compiled_texts(monkeypatch)
-    assert played(text_program(tmp_path, SUMMED), True, labels) == reference
+    reference, texts = against_comprehensions(tmp_path, monkeypatch, SUMMED, ["0", "1", "2", "3", "4", "5", "6", "1"])
     # worked out by hand: seat 0 holds a1 after k=1, a1-a4 after k=3; seat 1 b2 after k=2, b1-b3 after k=4
     assert [said for said, _, _ in reference] == [
         "1 0 0 no none 0 [] no 0 no 0", "1 -1 1 no none 0 [] no -3 no 0", "2 0 1 no none 0 [] no 0 no 0",
@@ -225,12 +222,7 @@ def test_a_value_stored_with_equals_is_made_by_its_own_loop_first(tmp_path, monk
     a statement's own loop where it is one (stores._made_first), as Python makes it before
     it looks at x; `n += v` reads n first, so its value stays an expression. The same
     values and work as the comprehensions, on a rule's generator and on op lists."""
-    labels = ["0", "1", "3", "4", "5", "6", "2"]
-    with comprehensions(monkeypatch):
-        reference = played(text_program(tmp_path, ASSIGNED), True, labels)
-    assert played(text_program(tmp_path, ASSIGNED, fuse=False), False, labels) == reference
-    texts = compiled_texts(monkeypatch)
-    assert played(text_program(tmp_path, ASSIGNED), True, labels) == reference
+    reference, texts = against_comprehensions(tmp_path, monkeypatch, ASSIGNED, ["0", "1", "3", "4", "5", "6", "2"])
     assert [said for said, _, _ in reference] == ["2 0 no none 0", "2 0 no none 0", "3 6 no none 0", "4 12 yes seat 1 0",
                                                   "4 20 yes seat 1 1", "5 30 yes seat 1 3", "3 2 no none 3"]
     whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))

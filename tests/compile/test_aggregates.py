@@ -158,8 +158,9 @@ rule flow() {
     let h = any(i in 0..k where i > 2 and count(j in 0..i where j < 2) == 2)
     let m = max(p in players: mine(p)) - min(i in 1..k: i * 3) + sum(i in 0..k where i % 2 == 0: i)
     let t = sum(i in 0..k where i % 2 == 1: i) + max(i in 0..k where i > 4: i) > max(p in players: bags(p))
+    let z = count(s in lots where s.block == 1 and count(o in lots where o.owner == s.owner) >= 4)
     if bags(seat(0)) > 3 { n += 1 }
-    say "{a} {b} {c} {d} {e} {f} {g} {h} {m} {t} {n}"
+    say "{a} {b} {c} {d} {e} {f} {g} {h} {m} {t} {z} {n}"
     if k == 1 { a1.owner = seat(0) }
     if k == 2 { b2.owner = seat(1) }
     if k == 3 { a2.owner = seat(0) a3.owner = seat(0) a4.owner = seat(0) }
@@ -180,15 +181,16 @@ def test_numbers_made_with_a_count_and_wheres_written_as_loops_play_as_the_compr
     comprehensions."""
     reference, texts = against_comprehensions(tmp_path, monkeypatch, SUMMED, ["0", "1", "2", "3", "4", "5", "6", "1"])
     # worked out by hand: seat 0 holds a1 after k=1, a1-a4 after k=3; seat 1 b2 after k=2, b1-b3 after k=4
+    # (z: the spaces of block 1 whose owner, or none, holds 4 lots or more)
     assert [said for said, _, _ in reference] == [
-        "1 0 0 no none 0 [] no 0 no 0", "1 -1 1 no none 0 [] no -3 no 0", "2 0 1 no none 0 [] no 0 no 0",
-        "2 1 2 yes none 0 [3] yes 0 yes 0", "3 2 0 yes none 1 [3, 4] yes 7 no 1",
-        "4 3 1 no seat 1 1 [3, 4, 5] yes 7 yes 2", "6 4 2 no seat 1 1 [3, 4, 5, 6] yes 13 yes 3",
-        "4 -1 -3 no seat 1 1 [] no 1 no 4"]
+        "1 0 0 no none 0 [] no 0 no 4 0", "1 -1 1 no none 0 [] no -3 no 4 0", "2 0 1 no none 0 [] no 0 no 3 0",
+        "2 1 2 yes none 0 [3] yes 0 yes 3 0", "3 2 0 yes none 1 [3, 4] yes 7 no 4 1",
+        "4 3 1 no seat 1 1 [3, 4, 5] yes 7 yes 4 2", "6 4 2 no seat 1 1 [3, 4, 5, 6] yes 13 yes 4 3",
+        "4 -1 -3 no seat 1 1 [] no 1 no 4 4"]
     whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))  # the rule's generator
     # a's `n`, c's `k`, m's max and max less min, t's sum and sum plus max, three bags' `p.stash`: kept, then a loop
     assert len(KEPT_PART.findall(whole)) == 9
-    assert len(WHERE_TESTED.findall(whole)) == 4  # e's, f's, g's and h's last conjuncts
+    assert len(WHERE_TESTED.findall(whole)) == 5  # e's, f's, g's, h's and z's (after its index) last conjuncts
     assert len(MOST_TAKEN.findall(whole)) == 4 and whole.count("_val += _valm\n") == 2  # m's and t's max, min and sums
 
 

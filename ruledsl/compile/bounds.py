@@ -27,6 +27,12 @@ LARGEST_OF_ARGUMENTS = {"abs", "min", "max"}  # builtins no larger than their la
 KEPT_NAMES = frozenset({Binding.LOCAL, Binding.ITEM, Binding.SHARED_FIELD})  # hold numbers kept
 
 
+def beyond(name: str) -> str:
+    """The text of the test that the value of Python name `name` is a number beyond R012's
+    bound (then budget.number raises R012)."""
+    return f"{name}.__class__ is int and not -{budget.MAX_NUMBER} < {name} < {budget.MAX_NUMBER}"
+
+
 def not_a_number(e) -> bool:
     """Whether the checker typed `e` as something other than a number (or any type)."""
     t = e.note.type

@@ -23,6 +23,7 @@ from __future__ import annotations
 from .. import budget
 from ..syntax import ast
 from .aggregates import Unfiltered
+from .bounds import beyond
 
 LOOPED = ("first", "any", "all", "count", "filter")  # what a statement writes as its own loop (a filter: ast.Filter)
 COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
@@ -30,11 +31,14 @@ SUMMED = ("+", "-", "*")  # a number with a count as a part (`p.stash + count(..
 MOST = ("sum", "max", "min")  # of numbers: each value added or compared as it is made (`most`)
 CHAINED = ("and", "or")  # each part a statement of its own, the next under an `if` (chained)
 NESTED_ROOM = 2  # blocks an aggregate's loop takes around its value or `where` written as a loop too (nested)
-WHERE_NESTED = {  # an aggregate whose `where` may be a loop in its loop (nested_where): its loop's start, found, stop
-    "first": lambda target, x: (f"{target} = None", f"{target} = {x}", True),
-    "count": lambda target, x: (f"{target} = 0", f"{target} += 1", False),
-    "any": lambda target, x: (f"{target} = False", f"{target} = True", True),
+FOUND = {  # an aggregate's loop: its start, and its lines at an item found (their `break` stops it)
+    "first": lambda target, x: (f"{target} = None", [f"{target} = {x}", "break"]),
+    "count": lambda target, x: (f"{target} = 0", [f"{target} += 1"]),
+    "any": lambda target, x: (f"{target} = False", [f"{target} = True", "break"]),
+    "all": lambda target, x: (f"{target} = True", [f"{target} = False", "break"]),  # found: an item failing
+    "filter": lambda target, x: (f"{target} = []", [f"{target}.append({x})"]),
 }
+WHERE_NESTED = ("first", "count", "any", "filter")  # whose `where` may be a loop in its loop (nested_where)
 
 
 def _chain(e) -> list:
@@ -46,16 +50,16 @@ def _chain(e) -> list:
     return [e, *parts[::-1]]
 
 
-def _looped(x: str, src: str, tests: list, start: str, found: str, stop: bool) -> str:
+def _loop(x: str, src: str, tests: list, body: list, start: str, end=()) -> str:
     """`start`, then for each item `x` of `src` that passes every test (in order, as
-    `and` does), `found`, and with `stop` no more items."""
-    lines = [start, f"for {x} in {src}:"]
-    body = [found, "break"] if stop else [found]
+    `and` does), the lines `body`; then the lines `end`."""
     if tests:
-        lines += [f"    if {' and '.join(tests)}:", *("        " + line for line in body)]
-    else:
-        lines += ["    " + line for line in body]
-    return "\n".join(lines)
+        body = [f"if {' and '.join(tests)}:", *_indented(body)]
+    return "\n".join([start, f"for {x} in {src}:", *_indented(body), *end])
+
+
+def _indented(lines: list) -> list:
+    return ["    " + line for line in lines]
 
 
 class StatementLoops:
@@ -127,9 +131,7 @@ class StatementLoops:
             lines = self.written_body(e, d, lambda body: self.lowered(body, target, room))
             if not self.def_checked(d):
                 return lines
-            big = budget.MAX_NUMBER  # as written_def checks the value
-            return f"{lines}\nif {target}.__class__ is int and not -{big} < {target} < {big}:\n" \
-                   f"    {self.const(budget.number)}({target}, {self.const(d.span)})"
+            return f"{lines}\nif {beyond(target)}:\n    {self.const(budget.number)}({target}, {self.const(d.span)})"
         x = self.item(e.var)
         if e.__class__ is not ast.Filter and e.func != "first":
             fast = self.charging(e, lambda: (self.by_column(e),), lambda made: None if made is None else f"{target} = {made}")
@@ -139,35 +141,36 @@ class StatementLoops:
         if last is not None:
             return self.nested_where(e, x, target, last, room - NESTED_ROOM)
         if e.__class__ is ast.Filter:  # [x in S where c]: the items that pass, in order
-            return self.charging(e, lambda: self.loop_parts(e, lambda: ""), lambda src, conds, _: _looped(
-                x, src, conds, f"{target} = []", f"{target}.append({x})", False))
+            start, found = FOUND["filter"](target, x)
+            return self.charging(e, lambda: self.loop_parts(e, lambda: ""),
+                                 lambda src, conds, _: _loop(x, src, conds, found, start))
         if e.func in MOST:
             return self.most(e, x, target, room)
+        start, found = FOUND[e.func](target, x)
         if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
             every = Unfiltered(e)
             return self.charging(every, lambda: self.loop_parts(every, lambda: self.expr(e.where)),
-                                 lambda src, _, made: _looped(x, src, [f"not ({made})"], f"{target} = True",
-                                                              f"{target} = False", True))
+                                 lambda src, _, made: _loop(x, src, [f"not ({made})"], found, start))
         valued = e.value is not None and e.func in ("any", "all")
         if valued and room >= NESTED_ROOM and self.lowerable(e.value, room - NESTED_ROOM):
             return self.nested(e, x, target, room - NESTED_ROOM)
+
+        def loop(src, conds, made):  # an any's (all's) value tested after the `where`, as a conjunct
+            tests = [*conds, f"({made})" if e.func == "any" else f"not ({made})"] if valued else conds
+            return _loop(x, src, tests, found, start)
         return self.charging(e, lambda: self.loop_parts(e, (lambda: self.expr(e.value)) if valued else (lambda: "")),
-                             lambda src, conds, made: self.looped_aggregate(e, x, target, src, conds, made, valued))
+                             loop)
 
     def operated(self, e, target: str, room: int) -> str:
         """`a op b` (compared, added, ...) with a part that is `numeric`: the parts in order
         as Python evaluates them, a numeric part as its lines, the other as its expression;
         the left part's value kept in a name of its own while the right part is made."""
-        if self.numeric(e.left):
-            lines = [self.lowered(e.left, target, room)]
-            if not self.numeric(e.right):
-                return f"{lines[0]}\n{target} = ({target} {e.op} {self.expr(e.right)})"
-            left = f"_a{self.const(None)[2:]}"
-            lines.append(f"{left} = {target}")
-        else:
-            left = f"_a{self.const(None)[2:]}"
-            lines = [f"{left} = {self.expr(e.left)}"]
-        return "\n".join([*lines, self.lowered(e.right, target, room), f"{target} = ({left} {e.op} {target})"])
+        if not self.numeric(e.right):
+            return f"{self.lowered(e.left, target, room)}\n{target} = ({target} {e.op} {self.expr(e.right)})"
+        left = f"_a{self.const(None)[2:]}"
+        kept = f"{self.lowered(e.left, target, room)}\n{left} = {target}" if self.numeric(e.left) \
+            else f"{left} = {self.expr(e.left)}"
+        return f"{kept}\n{self.lowered(e.right, target, room)}\n{target} = ({left} {e.op} {target})"
 
     def most(self, e, x, target: str, room: int) -> str:
         """sum, max or min of numbers as a loop: each item's value made (as a loop of its
@@ -187,12 +190,8 @@ class StatementLoops:
         def make():
             return self.lowered(e.value, value, room - NESTED_ROOM) if nested else f"{value} = {self.expr(e.value)}"
 
-        def loop(src, conds, made):
-            body = [*made.split("\n"), *take]
-            if conds:
-                body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
-            return "\n".join([start, f"for {x} in {src}:", *("    " + line for line in body), *end])
-        return self.charging(e, lambda: self.loop_parts(e, make), loop)
+        return self.charging(e, lambda: self.loop_parts(e, make),
+                             lambda src, conds, made: _loop(x, src, conds, [*made.split("\n"), *take], start, end))
 
     def chained(self, e, target: str, room: int) -> str:
         """`a or b or ...` (`and`) as Python evaluates it: `target = a`, then each next part
@@ -210,15 +209,11 @@ class StatementLoops:
         lines in the loop's body (`target`v holds it), then the item's test. Each item's
         `where` first, then its value, as the comprehension evaluates them."""
         inner = target + "v"
-        found, test = ("True", f"if {inner}:") if e.func == "any" else ("False", f"if not {inner}:")
-
-        def loop(src, conds, made):
-            body = [*made.split("\n"), test, f"    {target} = {found}", "    break"]
-            if conds:
-                body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
-            return "\n".join([f"{target} = {'False' if e.func == 'any' else 'True'}", f"for {x} in {src}:",
-                              *("    " + line for line in body)])
-        return self.charging(e, lambda: self.loop_parts(e, lambda: self.lowered(e.value, inner, room)), loop)
+        start, found = FOUND[e.func](target, x)
+        test = f"if {inner}:" if e.func == "any" else f"if not {inner}:"
+        return self.charging(e, lambda: self.loop_parts(e, lambda: self.lowered(e.value, inner, room)),
+                             lambda src, conds, made: _loop(x, src, conds, [*made.split("\n"), test, *_indented(found)],
+                                                            start))
 
     def lowerable_where(self, e, room):
         """The last conjunct its loop tests of the `where` of a filter, or of a first, count
@@ -237,26 +232,10 @@ class StatementLoops:
         its value), then the item kept, counted or found. The conjuncts are evaluated in
         the same order and as far as the comprehension evaluates them."""
         inner = target + "w"
-        start, found, stop = (f"{target} = []", f"{target}.append({x})", False) if e.__class__ is ast.Filter \
-            else WHERE_NESTED[e.func](target, x)
-
-        def loop(src, conds, made):
-            body = [*made.split("\n"), f"if {inner}:", f"    {found}", *(["    break"] if stop else [])]
-            if conds:
-                body = [f"if {' and '.join(conds)}:", *("    " + line for line in body)]
-            return "\n".join([start, f"for {x} in {src}:", *("    " + line for line in body)])
-        return self.charging(e, lambda: self.loop_parts(e, lambda: self.lowered(last, inner, room), apart=last), loop)
-
-    def looped_aggregate(self, e, x, target, src, conds, made, valued) -> str:
-        """The loop of first, any, all or count over `src` (its items charged before it)."""
-        if e.func == "first":
-            return _looped(x, src, conds, f"{target} = None", f"{target} = {x}", True)
-        if e.func == "count":
-            return _looped(x, src, conds, f"{target} = 0", f"{target} += 1", False)
-        tests = [*conds, f"({made})" if e.func == "any" else f"not ({made})"] if valued else conds
-        if e.func == "any":
-            return _looped(x, src, tests, f"{target} = False", f"{target} = True", True)
-        return _looped(x, src, tests, f"{target} = True", f"{target} = False", True)
+        start, found = FOUND["filter" if e.__class__ is ast.Filter else e.func](target, x)
+        return self.charging(e, lambda: self.loop_parts(e, lambda: self.lowered(last, inner, room), apart=last),
+                             lambda src, conds, made: _loop(x, src, conds, [*made.split("\n"), f"if {inner}:",
+                                                                            *_indented(found)], start))
 
     def charging(self, e, make, write) -> str | None:
         """write(*make()), after the lines that charge the items of aggregate `e` (its

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .. import budget
 from ..syntax import ast
+from .bounds import beyond
 
 
 def set_text(gen, target, stored: str, op: str, value: str, newline: str = "\n") -> str:
@@ -44,8 +45,7 @@ def stored_text(gen, target, op, value, newline: str, room: int | None = None) -
             store = newline.join([*made.split("\n"), store])
     if not gen.owner.bounds.may_be_big_stored(target, op, value):
         return store
-    check = f"_n = {stored}{newline}if _n.__class__ is int and not -{budget.MAX_NUMBER} < _n < {budget.MAX_NUMBER}: " \
-            f"{gen.const(budget.number)}(_n, {gen.const(value.span)})"
+    check = f"_n = {stored}{newline}if {beyond('_n')}: {gen.const(budget.number)}(_n, {gen.const(value.span)})"
     return f"{store}{newline}{check}"
 
 

@@ -18,6 +18,7 @@ from ..errors import GameRuntimeError
 from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from .aggregates import unfailing
+from .bounds import beyond
 from .expr import _Gen
 from .made import Checked
 from .stores import set_text, stored_text
@@ -153,29 +154,34 @@ class StatementTexts:
         also as a part of an `and` or `or` (each part one block deeper), but not from
         LOOPED_DEPTH blocks deep, where its lines could bring the text near what Python
         refuses (deferred.py)."""
+        room = self.loops_room()
         if kept:
             make = lambda gen: f"_val = {gen.kept(e)}"  # noqa: E731
-        elif self.depth < LOOPED_DEPTH:
-            make = lambda gen: gen.statement(e, "_val", LOOPED_DEPTH - 1 - self.depth)  # noqa: E731
+        elif room is not None:
+            make = lambda gen: gen.statement(e, "_val", room)  # noqa: E731
         else:
             make = lambda gen: f"_val = {gen.expr(e)}"  # noqa: E731
         checked = self.e.x.kept_checked(e) if kept else Checked(self.e.x, e)
         return guarded(self.written(make), f"_val = {self.const(checked)}(w, env)")
+
+    def loops_room(self) -> int | None:
+        """How many blocks deep a statement here may write its expression's loops
+        (looped.py), or None from LOOPED_DEPTH blocks deep on (evaluated)."""
+        return LOOPED_DEPTH - 1 - self.depth if self.depth < LOOPED_DEPTH else None
 
     def t_Let(self, s):
         lines = [*self.evaluated(s.value), f"{self.binding(s.name)} = _val"]
         if not self.e.x.bounds.may_be_big(s.value):
             return lines
         number, span = self.const(budget.number), self.const(s.span)
-        return [*lines, f"if _val.__class__ is int and not -{budget.MAX_NUMBER} < _val < {budget.MAX_NUMBER}:",
-                f"    {number}(_val, {span})"]
+        return [*lines, f"if {beyond('_val')}:", f"    {number}(_val, {span})"]
 
     def t_Bind(self, s):
         return [*self.evaluated(s.value, kept=True), f"{self.binding(s.name)} = _val"]
 
     def t_Assign(self, s):
         reference = f"{self.const(self.e.assign_reference(s))}(vm, env)"  # (it stores a local in env)
-        room = LOOPED_DEPTH - 1 - self.depth if self.depth < LOOPED_DEPTH else None  # as evaluated's
+        room = self.loops_room()
         return guarded(self.written(lambda gen: stored_text(gen, s.target, s.op, s.value, "\n", room)),
                        "; ".join([reference, *self.rebound(s)]))
 

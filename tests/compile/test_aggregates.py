@@ -231,15 +231,21 @@ def test_a_value_stored_with_equals_is_made_by_its_own_loop_first(tmp_path, monk
     assert len(MADE_FIRST.findall(whole)) == 4  # v's count, seen's max, flag's any, owner's first; not n's count
 
 
+FAILING_VALUE = "any(i in 0..5 where i > k and 10 / (i - 4) > 0)"  # fails at i == 4
 FAILING = """shared { n: int = 0 }
 rule flow() {
   loop {
     choose k from 1..3 by seat(0)
-    let q = any(i in 0..5 where i > k and 10 / (i - 4) > 0)
+    let q = %s
     n += 1
   }
 }
-"""
+""" % FAILING_VALUE
+
+
+def failing(value: str) -> str:
+    """FAILING with the let's value `value` instead."""
+    return FAILING.replace(FAILING_VALUE, value)
 RUNNING_ON = """shared { n: int = 0 }
 rule flow() {
   loop {
@@ -250,25 +256,21 @@ rule flow() {
 """
 
 
-FAILING_FILTER = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "[i in 0..5 where i > k and 10 / (i - 4) > 0]")
+FAILING_FILTER = failing("[i in 0..5 where i > k and 10 / (i - 4) > 0]")
 # the range costs 600,001 units, then its items charged by the filter's own lines 600,001 more: too many
-CHARGED_OUT = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "[i in 0..600000 where i < k]")
+CHARGED_OUT = failing("[i in 0..600000 where i < k]")
 
 
 # an any whose value is a loop too (looped.nested), failing in the value's loop at i == 2, j == 2
-FAILING_NESTED = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
-                                 "any(i in 0..5 where i > k: count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
+FAILING_NESTED = failing("any(i in 0..5 where i > k: count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
 # a sum's left part failing (k == 1) before its count's loop would fail (at i == 3)
-FAILING_PART = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
-                               "10 / (k - 1) + count(i in 0..5 where 10 / (i - 3) > 0)")
+FAILING_PART = failing("10 / (k - 1) + count(i in 0..5 where 10 / (i - 3) > 0)")
 # a first whose `where` ends in a loop (looped.nested_where), failing in it at i == 2, j == 2
-FAILING_WHERE = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
-                                "first(i in 0..5 where i > k and count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
+FAILING_WHERE = failing("first(i in 0..5 where i > k and count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
 # a max's value failing at i == 4, after the values of 2 and 3 were compared
-FAILING_MOST = FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "max(i in 0..5 where i > k: 10 / (i - 4)) + 1")
+FAILING_MOST = failing("max(i in 0..5 where i > k: 10 / (i - 4)) + 1")
 # a sum beyond R012's bound, checked where the let keeps it
-SUM_BEYOND = "const HUGE = 999999999999999999\n" + FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)",
-                                                                   "sum(i in 0..5: HUGE * 9) - 1")
+SUM_BEYOND = "const HUGE = 999999999999999999\n" + failing("sum(i in 0..5: HUGE * 9) - 1")
 # a value stored in a field of none: made by its loop first, then the store fails (R001)
 STORED_IN_NONE = """player { seen: int = 0 }
 rule flow() {
@@ -281,7 +283,7 @@ rule flow() {
 """
 # a small def's value made with a count's loop, beyond R012's bound: checked at the def, as written in
 BEYOND = "const HUGE = 999999999999999999\ndef over(k: int) = HUGE * 9 + count(i in 0..5 where i > k) * 100000000000000000\n" \
-    + FAILING.replace("any(i in 0..5 where i > k and 10 / (i - 4) > 0)", "over(k) == 0")
+    + failing("over(k) == 0")
 
 
 @pytest.mark.parametrize("text, code, line, col", [(FAILING, "R003", 6, 43), (FAILING_FILTER, "R003", 6, 40),

@@ -105,7 +105,9 @@ def _next_player(w, p):
 
 
 def _opponents(w, p):
-    return [q for q in range(len(w.alive)) if q != p and w.alive[q]]
+    # made once for who is in (World.put_out): a rule's lists are never changed. Not a
+    # seat (none): every player still in, as `q != p` keeps them all
+    return w.others.get(p, w.playing)
 
 
 def _seat(w, n):

@@ -232,7 +232,7 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
         return self.kept_locals.read(name) if self.kept_locals is not None else f"env[{name!r}]"
 
     def n_PLAYERS(self, name):
-        return "[_i for _i, _a in enumerate(w.alive) if _a]"
+        return "w.playing"  # made once for who is in (World.put_out): a rule's lists are never changed
 
     def n_SEATS(self, name):
         return "list(range(w.n))"

@@ -165,9 +165,7 @@ class TellingCompiler(OpEmitter):
             w = vm.w
             p = who(w, env)
             if p is not None and w.alive[p]:
-                alive = w.alive[:]  # replaced, not changed in place: copies of the World share them
-                alive[p] = False
-                w.alive, w.out_order = alive, [*w.out_order, p]
+                w.put_out(p)
                 if vm.listening:
                     vm.emit("eliminate", seat=p)
         self.simple(code, s, eliminate)

@@ -8,6 +8,7 @@ Board and card fields are kept by column: `spaces[board][field][space]` and
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from types import MappingProxyType
 
@@ -122,15 +123,31 @@ class Zones(dict):
         return (Zones, (self.order, self.index, dict(self)))
 
 
+def _in_play(alive: list) -> tuple:
+    """(the seats still in, in seat order; {seat: the other seats still in}): the values
+    of `players` and `opponents(p)`, read by rules and never changed (a rule's
+    collections are values: no statement changes one in place), so made once for a
+    World's `alive` and shared by every reader."""
+    playing = [s for s, living in enumerate(alive) if living]
+    return playing, {p: [q for q in playing if q != p] for p in range(len(alive))}
+
+
+@functools.lru_cache(maxsize=None)
+def _all_in(n: int) -> tuple:
+    """_in_play of n seats all in play: the same lists for every game of n players."""
+    return _in_play([True] * n)
+
+
 class World:
-    __slots__ = ("program", "n", "alive", "out_order", "consts", "shared", "players", "spaces", "cardf", "zones",
-                 "loc", "version", "work")
+    __slots__ = ("program", "n", "alive", "out_order", "playing", "others", "consts", "shared", "players", "spaces",
+                 "cardf", "zones", "loc", "version", "work")
 
     def __init__(self, program, n_players: int):
         self.program = program
         self.n = n_players
         self.alive = [True] * n_players  # `alive` and `out_order` are replaced, never changed in place:
-        self.out_order: list = []  # a copy shares them (an elimination makes new ones, telling.py)
+        self.out_order: list = []  # a copy shares them (an elimination makes new ones: put_out)
+        self.playing, self.others = _all_in(n_players)  # made from `alive`, and replaced with it
         self.consts: dict = {}
         self.shared: dict = {}
         self.players: list = [dict() for _ in range(n_players)]
@@ -144,6 +161,14 @@ class World:
     def touch(self):
         """Marks the World changed. Rule effects do this; so must code that pokes it directly."""
         self.version += 1
+
+    def put_out(self, seat: int):
+        """Takes `seat` out of play: `alive`, `out_order`, `playing` and `others` replaced
+        (copies of the World share them), never changed in place."""
+        alive = self.alive[:]
+        alive[seat] = False
+        self.alive, self.out_order = alive, [*self.out_order, seat]
+        self.playing, self.others = _in_play(alive)
 
     def clone(self) -> "World":
         """A copy to change apart: every container copied (constants, never changed,
@@ -302,6 +327,7 @@ def copier(w: World):
              "    w.program, w.n, w.consts = self.program, self.n, self.consts",
              "    w.version, w.work = self.version, self.work",
              "    w.alive, w.out_order = self.alive, self.out_order",  # replaced when changed: shared
+             "    w.playing, w.others = self.playing, self.others",
              "    w.shared = self.shared.copy()",
              "    w.loc = self.loc.copy()",
              "    p = self.players"]

@@ -11,7 +11,7 @@ from ruledsl.play.divergence import chance_of
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine, RandomChance
 from ruledsl.play.transcript import parse_line
-from support import ROOT, record_game
+from support import ROOT, record_game, text_program
 
 GAMES = ["games/mafialand.game", "games/bada_bing.game", "games/the_boss.game", "examples/pig.game",
          "examples/kuhn_poker.game", "tests/fixtures/games/secret_bid.game"]
@@ -269,3 +269,35 @@ def test_a_fast_machine_whose_chance_has_no_restart_is_cloned_unless_it_must_rep
     monkeypatch.setattr(program.rules["flow"].resumed, "taken", lambda gen, env: None)
     with pytest.raises(RuntimeError, match="restart"):
         m.clone()
+
+
+IN_PLAY = """shared { everyone: int = 0  facing0: int = 0  facing1: int = 0  facing3: int = 0 }
+rule flow() {
+  choose q from opponents(seat(0)) by seat(0) as "out"
+  eliminate q
+  everyone = sum(p in players: 1 + 10 * p.seat)
+  facing0 = sum(r in opponents(seat(0)): 1 + 10 * r.seat)
+  facing1 = sum(r in opponents(seat(1)): 1 + 10 * r.seat)
+  facing3 = sum(r in opponents(seat(3)): 1 + 10 * r.seat)
+  choose x from players by seat(0) as "last"
+}
+"""
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["op lists", "fast"])
+def test_who_is_in_play_is_a_worlds_own_after_an_elimination_in_a_copy(tmp_path, fast):
+    """`players` and `opponents(p)` are lists made once for who is in and shared by a
+    World's copies (World.put_out): an elimination in a copy leaves the original's as they
+    were. A seat out is nobody's opponent, and its own opponents are the seats still in."""
+    program = text_program(tmp_path, IN_PLAY)
+    original = Machine(program, 4, RandomChance(1), fast=fast)
+    assert original.pending.labels == ["seat 1", "seat 2", "seat 3"]
+    clone = original.clone()
+    original.choose("seat 1")
+    clone.choose("seat 2")
+    sums = lambda m: [m.w.shared[f] for f in ("everyone", "facing0", "facing1", "facing3")]  # noqa: E731
+    # each seat adds 1 + 10 * its number: seats 0, 2, 3 make 3 + 50 = 53; 0 and 2 make 2 + 20 = 22; 0, 1, 3 make
+    # 3 + 40 = 43; 1 and 3 make 2 + 40 = 42; 0 and 3 make 2 + 30 = 32
+    assert sums(original) == [53, 52, 53, 22] and original.pending.labels == ["seat 0", "seat 2", "seat 3"]
+    assert sums(clone) == [43, 42, 32, 12] and clone.pending.labels == ["seat 0", "seat 1", "seat 3"]
+    assert original.w.others is not clone.w.others

@@ -91,7 +91,7 @@ class Writer:
             return self.choice(leaves)
         sub = lambda: self.int_expr(scope, depth + 1)  # noqa: E731
         kinds = ["+", "-", "*", "+", "-", "*", "/", "%", "if", "count", "sum", "twice", "gap", "far", "max", "abs",
-                 "held", "stored", "stored", "index", "most"]
+                 "held", "stored", "stored", "index", "most", "best"]
         kind = self.choice(kinds if self.in_text else kinds + ["match"])  # (a text's {...} holds no braces)
         if kind in "+-*":
             return f"({sub()} {kind} {sub()})"
@@ -115,6 +115,12 @@ class Writer:
         if kind == "most":  # an aggregate giving a value: max and min (0 over nothing)
             item = f"y{next(self.fresh)}"
             return f"{self.choice(['max', 'min'])}({item} in players: {item}.v + {sub()})"
+        if kind == "best":  # the first item of the greatest value (none over nothing: R000 in a sum)
+            item = f"i{next(self.fresh)}"
+            inner = dict(scope, **{item: "int"})
+            where = f" where {self.cond(inner, depth + 1)}" if self.draw(st.booleans()) else ""
+            return f"best({item} in {self.draw(st.integers(0, 2))}..{self.draw(st.integers(0, 4))}{where}: " \
+                   f"{self.int_expr(inner, depth + 1)})"
         if kind == "held":
             return f"held({self.who(scope)})"
         if kind == "stored":  # over a field the game changes: columns, tallies, zones

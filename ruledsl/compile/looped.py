@@ -3,19 +3,19 @@ mixin of the expression generator (expr.py `_Gen`).
 
 Where a statement's expression (a `let`'s value, an `if`'s condition, a choice's
 options...) is an aggregate that stops at an item or counts them (first, any, all,
-count), a sum, max or min of numbers, a filter (`[x in S where c]`), one of those under
-`not`, compared with or added to another number (`bags(p) == 0`, `mine(p, b) + n >
-best_other(p, b)`), or the body of a small def written in (defs.py), its text
-(texts.StatementTexts.evaluated) is a Python loop of the statement's own instead of a
-comprehension and a call of budget.visited: no frame is made and no generator resumed
-at each item, and the items are charged by the statement's lines. An any's or all's
-value, a sum's, max's or min's value, and the last conjunct of a `where`, that is one of
-those is a loop too, inside its aggregate's (`nested`, `most`, `nested_where`). The loop
-visits and charges the same items, runs the same tests in the same order and stops at
-the same item, so it spends the same work and fails at the same place
-(tests/compile/test_aggregates.py and the random programs, against every aggregate
-written as a comprehension). A sum, max or min adds or compares each value as it is
-made, where the comprehension made them all first: adding or comparing numbers can't
+count), a sum, max or min of numbers, the best item by a number, a filter (`[x in S
+where c]`), one of those under `not`, compared with or added to another number
+(`bags(p) == 0`, `mine(p, b) + n > best_other(p, b)`), or the body of a small def written
+in (defs.py), its text (texts.StatementTexts.evaluated) is a Python loop of the statement's
+own instead of a comprehension and a call of budget.visited: no frame is made and no
+generator resumed at each item, and the items are charged by the statement's lines. An
+any's or all's value, a sum's, max's, min's or best's value, and the last conjunct of a
+`where`, that is one of those is a loop too, inside its aggregate's (`nested`, `most`,
+`nested_where`). The loop visits and charges the same items, runs the same tests in the
+same order and stops at the same item, so it spends the same work and fails at the same
+place (tests/compile/test_aggregates.py and the random programs, against every aggregate
+written as a comprehension). A sum, max, min or best adds or compares each value as it
+is made, where the comprehension made them all first: adding or comparing numbers can't
 fail, so the values are made in the same order and the first failure is the same.
 """
 from __future__ import annotations
@@ -25,7 +25,8 @@ from ..syntax import ast
 from .aggregates import Unfiltered
 from .bounds import beyond
 
-LOOPED = ("first", "any", "all", "count", "filter")  # what a statement writes as its own loop (a filter: ast.Filter)
+# what a statement writes as its own loop (a filter: ast.Filter; best: of numbers, _of_ints)
+LOOPED = ("first", "any", "all", "count", "filter", "best")
 COUNTED = ("==", "!=", "<", "<=", ">", ">=")  # a count compared with a number, after its loop
 SUMMED = ("+", "-", "*")  # a number with a count as a part (`p.stash + count(...)`): the parts in order
 MOST = ("sum", "max", "min")  # of numbers: each value added or compared as it is made (`most`)
@@ -56,6 +57,11 @@ def _loop(x: str, src: str, tests: list, body: list, start: str, end=()) -> str:
     if tests:
         body = [f"if {' and '.join(tests)}:", *_indented(body)]
     return "\n".join([start, f"for {x} in {src}:", *_indented(body), *end])
+
+
+def _of_ints(e) -> bool:
+    """Whether aggregate `e`'s value is a number (an `int`, not a value of a type in error)."""
+    return e.value is not None and e.value.note.type.kind == "int"
 
 
 def _indented(lines: list) -> list:
@@ -107,7 +113,7 @@ class StatementLoops:
             return d is not None and self.numeric(d.body)
         if e.__class__ is not ast.Aggregate:
             return False
-        return e.func == "count" or (e.func in MOST and e.value is not None and e.value.note.type.kind == "int")
+        return e.func == "count" or (e.func in MOST and _of_ints(e))
 
     def loops(self, e, funcs) -> bool:
         """Whether `e` is an aggregate of `funcs`, or a light call written in of a small def
@@ -117,7 +123,7 @@ class StatementLoops:
             return d is not None and self.loops(d.body, funcs)
         if e.__class__ is ast.Filter:
             return "filter" in funcs and e.where is not None
-        return e.__class__ is ast.Aggregate and e.func in funcs
+        return e.__class__ is ast.Aggregate and e.func in funcs and (e.func != "best" or _of_ints(e))
 
     def lowered(self, e, target: str, room: int = 0) -> str:
         if e.__class__ is ast.Not:
@@ -144,7 +150,7 @@ class StatementLoops:
             start, found = FOUND["filter"](target, x)
             return self.charging(e, lambda: self.loop_parts(e, lambda: ""),
                                  lambda src, conds, _: _loop(x, src, conds, found, start))
-        if e.func in MOST:
+        if e.func in MOST or e.func == "best":
             return self.most(e, x, target, room)
         start, found = FOUND[e.func](target, x)
         if e.func == "all" and e.value is None:  # all(x in S where c): every x of S meets c
@@ -173,15 +179,21 @@ class StatementLoops:
         return f"{kept}\n{self.lowered(e.right, target, room)}\n{target} = ({left} {e.op} {target})"
 
     def most(self, e, x, target: str, room: int) -> str:
-        """sum, max or min of numbers as a loop: each item's value made (as a loop of its
-        own where it is `numeric` and there is room), then added or compared at once. The
-        comprehension made every value first, but adding or comparing numbers can't fail,
-        so the same values are made in the same order; max and min of no items are 0, as
-        the comprehension's default."""
+        """sum, max or min of numbers, or the best item by a number, as a loop: each item's
+        value made (as a loop of its own where it is `numeric` and there is room), then
+        added or compared at once. The comprehension made every value first (best: as it
+        went), but adding or comparing numbers can't fail, so the same values are made in
+        the same order; max and min of no items are 0, as the comprehension's default, and
+        best of none is none; best keeps the first of the items of the greatest value, as
+        aggregate_calls.best does."""
         value = target + "m"
         nested = room >= NESTED_ROOM and self.numeric(e.value)
         if e.func == "sum":
             start, take, end = f"{target} = 0", [f"{target} += {value}"], []
+        elif e.func == "best":
+            top = target + "t"
+            start, end = f"{target} = None\n{top} = None", []
+            take = [f"if {top} is None or {value} > {top}:", f"    {top} = {value}", f"    {target} = {x}"]
         else:
             start, end = f"{target} = None", [f"if {target} is None:", f"    {target} = 0"]
             better = ">" if e.func == "max" else "<"

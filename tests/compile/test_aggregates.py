@@ -159,8 +159,10 @@ rule flow() {
     let m = max(p in players: mine(p)) - min(i in 1..k: i * 3) + sum(i in 0..k where i % 2 == 0: i)
     let t = sum(i in 0..k where i % 2 == 1: i) + max(i in 0..k where i > 4: i) > max(p in players: bags(p))
     let z = count(s in lots where s.block == 1 and count(o in lots where o.owner == s.owner) >= 4)
+    let u = best(p in seats where mine(p) > 0: 10 - mine(p))
+    let v = best(i in 0..k: (i * 7) % 5)
     if bags(seat(0)) > 3 { n += 1 }
-    say "{a} {b} {c} {d} {e} {f} {g} {h} {m} {t} {z} {n}"
+    say "{a} {b} {c} {d} {e} {f} {g} {h} {m} {t} {z} {n} {u} {v}"
     if k == 1 { a1.owner = seat(0) }
     if k == 2 { b2.owner = seat(1) }
     if k == 3 { a2.owner = seat(0) a3.owner = seat(0) a4.owner = seat(0) }
@@ -171,27 +173,31 @@ rule flow() {
 KEPT_PART = re.compile(r"^ +_a\d+ = ", re.M)  # a sum's part kept before its count's loop
 WHERE_TESTED = re.compile(r"^ +if _valw:$", re.M)  # the item's last `where` conjunct, written as lines, tested
 MOST_TAKEN = re.compile(r"^ +if _val is None or _valm [<>] _val:$", re.M)  # a max's (min's) value compared as made
+BEST_TAKEN = re.compile(r"^ +if _valt is None or _valm > _valt:$", re.M)  # a best's value compared as made
 
 
 def test_numbers_made_with_a_count_and_wheres_written_as_loops_play_as_the_comprehensions_do(tmp_path, monkeypatch):
     """A count, sum, max or min inside `+`, `-`, `*` or a comparison (also in a small def's
-    body whose value is checked for R012, `bags`), and a filter's, first's, count's or
-    any's `where` whose last conjunct is lowerable itself (looped.nested_where), are
-    written as loops of the statement's own: the same values and work as the
-    comprehensions."""
+    body whose value is checked for R012, `bags`), the best item by a number, and a
+    filter's, first's, count's or any's `where` whose last conjunct is lowerable itself
+    (looped.nested_where), are written as loops of the statement's own: the same values
+    and work as the comprehensions."""
     reference, texts = against_comprehensions(tmp_path, monkeypatch, SUMMED, ["0", "1", "2", "3", "4", "5", "6", "1"])
     # worked out by hand: seat 0 holds a1 after k=1, a1-a4 after k=3; seat 1 b2 after k=2, b1-b3 after k=4
-    # (z: the spaces of block 1 whose owner, or none, holds 4 lots or more)
+    # (z: the spaces of block 1 whose owner, or none, holds 4 lots or more; u: of the seats
+    # holding lots, the first holding fewest; v: the first i of 0..k whose (i * 7) % 5 is greatest)
     assert [said for said, _, _ in reference] == [
-        "1 0 0 no none 0 [] no 0 no 4 0", "1 -1 1 no none 0 [] no -3 no 4 0", "2 0 1 no none 0 [] no 0 no 3 0",
-        "2 1 2 yes none 0 [3] yes 0 yes 3 0", "3 2 0 yes none 1 [3, 4] yes 7 no 4 1",
-        "4 3 1 no seat 1 1 [3, 4, 5] yes 7 yes 4 2", "6 4 2 no seat 1 1 [3, 4, 5, 6] yes 13 yes 4 3",
-        "4 -1 -3 no seat 1 1 [] no 1 no 4 4"]
+        "1 0 0 no none 0 [] no 0 no 4 0 none 0", "1 -1 1 no none 0 [] no -3 no 4 0 none 1",
+        "2 0 1 no none 0 [] no 0 no 3 0 seat 0 2", "2 1 2 yes none 0 [3] yes 0 yes 3 0 seat 0 2",
+        "3 2 0 yes none 1 [3, 4] yes 7 no 4 1 seat 1 2", "4 3 1 no seat 1 1 [3, 4, 5] yes 7 yes 4 2 seat 1 2",
+        "6 4 2 no seat 1 1 [3, 4, 5, 6] yes 13 yes 4 3 seat 1 2", "4 -1 -3 no seat 1 1 [] no 1 no 4 4 seat 1 1"]
     whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))  # the rule's generator
-    # a's `n`, c's `k`, m's max and max less min, t's sum and sum plus max, three bags' `p.stash`: kept, then a loop
-    assert len(KEPT_PART.findall(whole)) == 9
+    # a's `n`, c's `k`, m's max and max less min, t's sum and sum plus max, three bags' `p.stash`, u's `10`: kept,
+    # then a loop
+    assert len(KEPT_PART.findall(whole)) == 10
     assert len(WHERE_TESTED.findall(whole)) == 5  # e's, f's, g's, h's and z's (after its index) last conjuncts
     assert len(MOST_TAKEN.findall(whole)) == 4 and whole.count("_val += _valm\n") == 2  # m's and t's max, min and sums
+    assert len(BEST_TAKEN.findall(whole)) == 2  # u's and v's
 
 
 ASSIGNED = """board lots(block: int) {
@@ -269,6 +275,8 @@ FAILING_PART = failing("10 / (k - 1) + count(i in 0..5 where 10 / (i - 3) > 0)")
 FAILING_WHERE = failing("first(i in 0..5 where i > k and count(j in 0..i where 10 / (j - 2) > 0) >= 9)")
 # a max's value failing at i == 4, after the values of 2 and 3 were compared
 FAILING_MOST = failing("max(i in 0..5 where i > k: 10 / (i - 4)) + 1")
+# a best's value failing at i == 4, after the values of 2 and 3 were compared
+FAILING_BEST = failing("best(i in 0..5 where i > k: 10 / (i - 4))")
 # a sum beyond R012's bound, checked where the let keeps it
 SUM_BEYOND = "const HUGE = 999999999999999999\n" + failing("sum(i in 0..5: HUGE * 9) - 1")
 # a value stored in a field of none: made by its loop first, then the store fails (R001)
@@ -291,7 +299,7 @@ BEYOND = "const HUGE = 999999999999999999\ndef over(k: int) = HUGE * 9 + count(i
                                                     (FAILING_NESTED, "R003", 6, 62), (FAILING_PART, "R003", 6, 13),
                                                     (FAILING_WHERE, "R003", 6, 67), (BEYOND, "R012", 3, 1),
                                                     (FAILING_MOST, "R003", 6, 40), (SUM_BEYOND, "R012", 7, 5),
-                                                    (STORED_IN_NONE, "R001", 7, 5)])
+                                                    (STORED_IN_NONE, "R001", 7, 5), (FAILING_BEST, "R003", 6, 41)])
 def test_a_loop_fails_at_the_same_item_as_the_comprehension(tmp_path, monkeypatch, text, code, line, col):
     """A failure in an item's test (division by zero at i == 4), or the step's work
     running out at an item (a thousand units each) or at the items charged by the

@@ -133,6 +133,32 @@ def test_an_any_or_all_whose_value_is_a_loop_too_plays_as_the_comprehensions_do(
     assert len(NESTED_LOOP.findall(whole)) == 4
 
 
+# each is decided at i == 2, where 10 / (4 - i) is 5 (2 and 3 before it): i == 4, after it, would divide by 0
+STOPPING = """rule flow() {
+  loop {
+    choose k from 0..2 by seat(0) as "k"
+    let a = any(i in k..5: 10 / (4 - i) >= 5)
+    let b = all(i in k..5: 10 / (4 - i) < 5)
+    let c = first(i in k..5 where 10 / (4 - i) >= 5)
+    let d = all(i in k..5 where 10 / (4 - i) < 5)
+    let e = any(i in k..5 where 10 / (4 - i) >= 5)
+    let f = any(i in k..5: count(j in k..i where 10 / (4 - j) >= 5) > 0)
+    say "{a} {b} {c} {d} {e} {f}"
+  }
+}
+"""
+
+
+def test_an_aggregates_loop_stops_at_the_item_it_is_decided_at(tmp_path, monkeypatch):
+    """any, all and first, also with a `where` alone or a value written as a loop, test no
+    item after the one that decides them (its `break`): the next items would fail."""
+    reference, texts = against_comprehensions(tmp_path, monkeypatch, STOPPING, ["0", "1", "2"])
+    # 10 / (4 - i) is 2, 3, 5 for i = 0, 1, 2: each decided at i == 2, whatever k
+    assert [said for said, _, _ in reference] == ["yes no 2 no yes yes"] * 3
+    whole = next(text for text in texts if text.startswith("def _whole(vm, fr):"))
+    assert len(STATEMENT_LOOP.findall(whole)) >= 7  # a to f, and f's count, written as loops
+
+
 SUMMED = """board lots(block: int) {
   field owner: player? = none
   each i in 1..4: space "a{i}" 1

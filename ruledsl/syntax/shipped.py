@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only named in annotations: pathlib is imported where a game is named (root)
+    from pathlib import Path
 
 PREFIX = "ruledsl:"  # extends "ruledsl:NAME"; also accepted wherever a command takes a game
 FOLDERS = ("games", "examples")

@@ -1,6 +1,7 @@
 """The scripts that bound what a direction could gain (whole_rule_ceiling.py, random_share.py,
-view_ceiling.py, floor.py, env_traffic.py, the ceilings of a game on a layout of its own) measure what they say: each plays the games it stands for, or
-divides by what it counted."""
+view_ceiling.py, floor.py, env_traffic.py, checks_ceiling.py, the ceilings of a game on a
+layout of its own) measure what they say: each plays the games it stands for, or divides by
+what it counted."""
 import json
 import random
 import re
@@ -12,6 +13,7 @@ from collections import Counter
 import pytest
 
 import bench
+import checks_ceiling
 import env_traffic
 import floor
 import mafialand_ceiling
@@ -216,3 +218,41 @@ def test_env_traffic_traces_the_rule_generators_of_real_games():
 def deferred_is_restored() -> bool:
     from ruledsl.compile import deferred
     return deferred.compiled.__module__ == "ruledsl.compile.deferred"
+
+
+def test_checks_ceiling_takes_out_the_work_charges_and_number_checks_alone():
+    """A charge goes with the test under it and its call; a check on a line of its own
+    goes, and one with its call on the next line keeps that line under `if False:`."""
+    text = "\n".join(["def _f(w):", "    w.work -= len(_items)", "    if w.work < 0:", "        _k1(w, 0, _k2)",
+                      "    _n = w.shared['n'] + 1",
+                      "    if _n.__class__ is int and not -9223372036854775808 < _n < 9223372036854775808: _k3(_n)",
+                      "    if _r.__class__ is int and not -MAX < _r < MAX:", "        _number(_r, _span)",
+                      "    w.work -= 1", "    return _n"])
+    lines = text.split("\n")
+    assert checks_ceiling.without(text, ()) == text
+    assert checks_ceiling.without(text, ("work",)).split("\n") == [lines[0], *lines[4:8], lines[9]]
+    assert checks_ceiling.without(text, ("number",)).split("\n") == [*lines[:5], "    if False:", *lines[7:]]
+    assert checks_ceiling.without(text, ("work", "number")).split("\n") == [lines[0], lines[4], "    if False:",
+                                                                            lines[7], lines[9]]
+
+
+def test_checks_ceiling_plays_the_same_games_without_its_checks(tmp_path, monkeypatch):
+    """Each variant is compiled apart (its own file, no code cache) and plays the engine's
+    games: the checks taken out change no outcome where no limit is hit."""
+    monkeypatch.setenv("RULEDSL_CACHE_DIR", "")
+    monkeypatch.setattr(checks_ceiling.cache, "compiled", checks_ceiling.cache.compiled)  # restored after
+    taken_out = Counter()  # texts changed, by what was taken out of them
+    without = checks_ceiling.without
+
+    def noting(source, parts):
+        made = without(source, parts)
+        taken_out[parts] += made != source
+        return made
+    monkeypatch.setattr(checks_ceiling, "without", noting)
+    programs = checks_ceiling.load_variants(str(ROOT / "games" / "the_boss.game"), str(tmp_path))
+    assert list(programs) == list(checks_ceiling.VARIANTS)
+    played = {name: [bench.ruledsl_game(program, 3, random.Random(seed)) for seed in range(12)]
+              for name, program in programs.items()}
+    assert len(set(played["as it is"])) > 1
+    assert all(games == played["as it is"] for games in played.values())
+    assert taken_out[()] == 0 and all(taken_out[parts] > 0 for parts in checks_ceiling.VARIANTS.values() if parts)

@@ -78,15 +78,14 @@ class ExprCompiler:
             setup(gen)
         text = source_text(template, body(gen), gen)
         ns = namespace(gen, checked)
-        written = None
-        if gen.could_write and written_out:
-            def written():
-                better = _Gen(self)
-                better.consts = dict(ns)  # its values join the namespace, under names of their own
-                if setup is not None:
-                    setup(better)
-                return source_text(template, body(better), better), better.consts
-        return built(text, ns, gen, span, written)
+
+        def written():
+            better = _Gen(self)
+            better.consts = dict(ns)  # its values join the namespace, under names of their own
+            if setup is not None:
+                setup(better)
+            return source_text(template, body(better), better), better.consts
+        return built(text, ns, gen, span, written if gen.could_write and written_out else None)
 
     def define(self, d, charged: bool = True):
         """The function `f(w, *args)` of a def (defs.def_template); not `charged`, a call

@@ -1,5 +1,5 @@
 """The scripts that bound what a direction could gain (whole_rule_ceiling.py, random_share.py,
-view_ceiling.py, floor.py, env_traffic.py, checks_ceiling.py, the ceilings of a game on a
+view_ceiling.py, floor.py, env_traffic.py, checks_ceiling.py, lines_per_decision.py, the ceilings of a game on a
 layout of its own) measure what they say: each plays the games it stands for, or divides by
 what it counted."""
 import json
@@ -15,6 +15,7 @@ import pytest
 import bench
 import checks_ceiling
 import env_traffic
+import lines_per_decision
 import floor
 import mafialand_ceiling
 import random_share
@@ -256,3 +257,42 @@ def test_checks_ceiling_plays_the_same_games_without_its_checks(tmp_path, monkey
     assert len(set(played["as it is"])) > 1
     assert all(games == played["as it is"] for games in played.values())
     assert taken_out[()] == 0 and all(taken_out[parts] > 0 for parts in checks_ceiling.VARIANTS.values() if parts)
+
+
+def test_lines_per_decision_puts_each_file_in_its_part():
+    assert lines_per_decision.part_of("<ruledsl rule at games/x.game:3:1>") == "generated"
+    assert lines_per_decision.part_of("/site/ruledsl/runtime/machine.py") == "ruledsl"
+    assert lines_per_decision.part_of("/usr/lib/python3.11/random.py") == "random numbers"
+    assert lines_per_decision.part_of(str(ROOT / "benchmarks" / "bench.py")) == "the loop"
+    assert lines_per_decision.part_of(str(ROOT / "benchmarks" / "handwritten" / "mafialand.py")) == "hand-written"
+    assert lines_per_decision.part_of(__file__) == "other"
+
+
+def three_lines():
+    a = 1
+    b = a + 1
+    return (b + 1, None)  # three decisions, as a game's (decisions, ...)
+
+
+def test_lines_per_decision_counts_every_line_run_and_the_decisions_made():
+    assert lines_per_decision.counted(three_lines, 4) == (12, Counter({"other": 12}))
+
+
+def test_lines_per_decision_traces_the_games_the_loops_play_untraced():
+    """Tracing changes no game: the decisions counted are those of the same seeds
+    untraced, and each engine's lines are its own (no generated line in the hand-written
+    game, no hand-written one in ruledsl's)."""
+    measured = lines_per_decision.measure("tic_tac_toe", 6, seed=3)
+    path, players, module = bench.BASELINES["tic_tac_toe"]
+    program = bench.load_game(str(ROOT / path)).program
+    untraced = {"ruledsl": lambda rng: bench.ruledsl_game(program, players, rng),
+                "hand-written": lambda rng: bench.handwritten_game(module, players, rng)}
+    for engine, play in untraced.items():
+        rng = random.Random(3)
+        games = [play(rng) for _ in range(lines_per_decision.WARM + 6)][lines_per_decision.WARM:]
+        decisions, lines = measured[engine]
+        assert decisions == sum(g[0] for g in games)
+        assert lines["random numbers"] > 0 and lines["the loop"] > 0
+    assert measured["ruledsl"][1]["generated"] > 0 and measured["ruledsl"][1]["hand-written"] == 0
+    assert measured["hand-written"][1]["hand-written"] > 0 and measured["hand-written"][1]["generated"] == 0
+    assert "ruledsl: " in lines_per_decision.report("tic_tac_toe", 6, measured)

@@ -88,10 +88,11 @@ class StatementLoops:
         return f"{self.lowered(e, '_r', room)}\nreturn _r"
 
     def lowerable(self, e, room: int = 0) -> bool:
-        """Whether `e` is first, any, all, count or a filter with a `where` (or the body of
-        a light call of a small def written in whose value is not checked), under `not`, a
-        count compared with a number or a name of one, or, with room for a block, an `and`
-        or `or` of which a part is one of those."""
+        """Whether `e` is first, any, all, count, a best by a number or a filter with a
+        `where` (or the body of a light call of a small def written in whose value is not
+        checked), a number made with a loop (`numeric`), under `not`, compared with or added
+        to another number, or, with room for a block, an `and` or `or` of which a part is
+        one of those."""
         if e.__class__ is ast.Not:
             return self.lowerable(e.operand, room)
         if e.__class__ is ast.Binary:

@@ -17,6 +17,7 @@ unless a game would have hit a limit). It reports; nothing asserts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import re
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench  # noqa: E402
 
 from ruledsl import cache  # noqa: E402
+from ruledsl.compile import deferred  # noqa: E402
 from ruledsl.pipeline import load_game  # noqa: E402
 
 VARIANTS = {"as it is": (), "no work charges": ("work",), "no R012 checks": ("number",),
@@ -61,17 +63,24 @@ def without(source: str, parts: tuple) -> str:
     return "\n".join(out)
 
 
-def load_variants(game: str, folder: str) -> dict:
-    """{variant: the game's program}, each loaded from a copy of `game` in a folder of its own."""
+@contextlib.contextmanager
+def variants(game: str, folder: str):
+    """{variant: the game's program}, each loaded from a copy of `game` in a folder of its
+    own. While in it, each variant's generated texts are compiled with its parts taken out
+    (deferred.compiled, as env_traffic.Sources): a rule's generator is made on first use,
+    so its games are played inside."""
     made: dict = {}
     for n, (name, parts) in enumerate(VARIANTS.items()):
         copy = Path(folder, f"variant{n}", Path(game).name)
         copy.parent.mkdir()
         shutil.copy(game, copy)
         made[str(copy)] = parts
-    original = cache.compiled
-    cache.compiled = lambda source, filename, group: original(without(source, made.get(group, ())), filename, group)
-    return {name: load_game(path).program for path, name in zip(made, VARIANTS)}
+    original = deferred.compiled
+    deferred.compiled = lambda source, filename, group: original(without(source, made.get(group, ())), filename, group)
+    try:
+        yield {name: load_game(path).program for path, name in zip(made, VARIANTS)}
+    finally:
+        deferred.compiled = original
 
 
 def main(argv=None):
@@ -81,8 +90,7 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=5.0, help="time per variant")
     args = ap.parse_args(argv)
     os.environ[cache.CACHE_ENV] = ""  # each variant compiled afresh, not read from the code cache
-    with tempfile.TemporaryDirectory() as folder:
-        programs = load_variants(args.game, folder)
+    with tempfile.TemporaryDirectory() as folder, variants(args.game, folder) as programs:
         rng = random.Random(f"checks:{args.game}")
         for program in programs.values():  # every rule's generator made, under its own variant
             for _ in range(50):

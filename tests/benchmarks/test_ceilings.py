@@ -241,7 +241,6 @@ def test_checks_ceiling_plays_the_same_games_without_its_checks(tmp_path, monkey
     """Each variant is compiled apart (its own file, no code cache) and plays the engine's
     games: the checks taken out change no outcome where no limit is hit."""
     monkeypatch.setenv("RULEDSL_CACHE_DIR", "")
-    monkeypatch.setattr(checks_ceiling.cache, "compiled", checks_ceiling.cache.compiled)  # restored after
     taken_out = Counter()  # texts changed, by what was taken out of them
     without = checks_ceiling.without
 
@@ -250,10 +249,12 @@ def test_checks_ceiling_plays_the_same_games_without_its_checks(tmp_path, monkey
         taken_out[parts] += made != source
         return made
     monkeypatch.setattr(checks_ceiling, "without", noting)
-    programs = checks_ceiling.load_variants(str(ROOT / "games" / "the_boss.game"), str(tmp_path))
-    assert list(programs) == list(checks_ceiling.VARIANTS)
-    played = {name: [bench.ruledsl_game(program, 3, random.Random(seed)) for seed in range(12)]
-              for name, program in programs.items()}
+    compiled = checks_ceiling.deferred.compiled
+    with checks_ceiling.variants(str(ROOT / "games" / "the_boss.game"), str(tmp_path)) as programs:
+        assert list(programs) == list(checks_ceiling.VARIANTS)
+        played = {name: [bench.ruledsl_game(program, 3, random.Random(seed)) for seed in range(12)]
+                  for name, program in programs.items()}
+    assert checks_ceiling.deferred.compiled is compiled  # put back on the way out
     assert len(set(played["as it is"])) > 1
     assert all(games == played["as it is"] for games in played.values())
     assert taken_out[()] == 0 and all(taken_out[parts] > 0 for parts in checks_ceiling.VARIANTS.values() if parts)

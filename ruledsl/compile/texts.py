@@ -79,8 +79,9 @@ class KeptLocals:
     there. What binds a local behind the text's back is read again after it (`reread`): a
     framed call's result, a secret choice, a walk's step moving a local, a store's or a
     walk's reference where its fast code failed, an effect called for a `let` or a `roll`.
-    The generator, or a copy's resumed one, starts by reading every local it keeps from
-    `env` (`prologue`), so a copy's frame changed before it goes on is what it reads."""
+    A copy's resumed generator starts by reading every local it keeps from `env`
+    (`prologue`), so a copy's frame changed before it goes on is what it reads; the rule's
+    own generator, started with its frame, reads its parameters alone (whole.whole_text)."""
 
     def __init__(self):
         self.names: dict = {}  # a local's name -> its Python local
@@ -100,8 +101,13 @@ class KeptLocals:
         (`key`: the text of its name there, else its literal)."""
         return f"{self.read(name)} = env[{key or repr(name)}]"
 
-    def prologue(self) -> list:
-        return [f"{local} = env.get({name!r})" for name, local in self.names.items()]
+    def prologue(self, params=None) -> list:
+        """Each kept local read from `env`; with `params` (a generator started afresh:
+        whole_text), those not among them set to None in one line."""
+        kept = self.names.items()
+        read = [f"{local} = env.get({name!r})" for name, local in kept if params is None or name in params]
+        unset = [local for name, local in kept if params is not None and name not in params]
+        return [*read, f"{' = '.join(unset)} = None"] if unset else read
 
 
 class StatementTexts:

@@ -77,20 +77,21 @@ def whole_rules(emitter, program, model):
     made on first use, so that checking a game costs nothing more)."""
     from .resume import Resumes  # resume.py builds on this module
     for name, code in program.rules.items():
-        code.whole = whole_rule(emitter, code, model.rules[name].body)
+        rule = model.rules[name]
+        code.whole = whole_rule(emitter, code, rule.body, [param.name for param in rule.params])
         if code.whole is not None:
-            code.resumed = Resumes(emitter, code, model.rules[name].body, code.whole)
+            code.resumed = Resumes(emitter, code, rule.body, code.whole)
     program.make_whole = None
 
 
-def whole_rule(emitter, code, body):
+def whole_rule(emitter, code, body, params):
     """The generator function `whole(vm, fr)` of a rule's body, or None when the body has
     a statement only ops run, or nests too deeply for Python (its 20 nested loops and
-    tries, its 100 levels of indentation)."""
+    tries, its 100 levels of indentation). `params`: the names of the rule's parameters."""
     emitter.sites = itertools.count(1)  # calls compiled in place are numbered as in the op list
     gen = _Whole(emitter, code)
     try:
-        text = whole_text(gen, gen.block(body, 2))
+        text = whole_text(gen, gen.block(body, 2), params)
         if not gen.pauses:
             return None  # a straight rule: its stretch runs as fast (see _Whole.pause)
         return generator(gen, text, f"<ruledsl rule at {code.span.where()}>")
@@ -98,9 +99,14 @@ def whole_rule(emitter, code, body):
         return None
 
 
-def whole_text(gen, body: str) -> str:
-    """The text of a rule's generator `gen` wrote: its locals read from `env`, then `body`."""
-    return WHOLE_TEMPLATE.format(prologue="".join(f"    {line}\n" for line in gen.kept_locals.prologue()), body=body)
+def whole_text(gen, body: str, params=None) -> str:
+    """The text of a rule's generator `gen` wrote: its locals read from `env`, then `body`.
+    A rule's own generator (`params` given: the names of its parameters) starts where its
+    frame starts, with only its arguments in `env`: the other locals start as None, which
+    is what `env.get` gave, and the text binds each before it reads it (they are scoped by
+    block). A resumed one (`params` None) reads every local from `env`."""
+    lines = gen.kept_locals.prologue(params)
+    return WHOLE_TEMPLATE.format(prologue="".join(f"    {line}\n" for line in lines), body=body)
 
 
 def generator(gen, text: str, filename: str, **ns):

@@ -440,6 +440,42 @@ def test_a_clone_goes_on_with_the_locals_its_frame_holds(tmp_path):
     assert [t for t in heard if t] == ["h 3 k 2"]
 
 
+
+def test_a_rules_generator_started_afresh_reads_only_its_arguments_from_env(tmp_path, monkeypatch):
+    """A rule's own generator starts with its frame, whose `env` holds only the call's
+    arguments: it reads those and sets its other locals to None, as `env.get` gave them
+    (whole.whole_text); a resumed one, for a copy, reads every local from `env`. Both play
+    as the op lists do, through a rule that calls itself (a frame and a fresh generator
+    each call)."""
+    made = compiled_texts(monkeypatch)
+    text = """shared { total: int = 0 }
+rule flow() {
+  loop {
+    let got = turn(seat(1), total + 1)
+    total += got
+    say "got {got} total {total}"
+  }
+}
+rule turn(p: player, base: int) -> int {
+  choose n from 1..3 by p as "n"
+  if n == 3 { return turn(p, base * 10) }
+  let twice = n * 2
+  return base + twice
+}
+"""
+    m, said, asked = both(tmp_path, text, ["2", "3", "1"])
+    assert said == ["got 5 total 5", "got 62 total 67"] and asked == ["n", "n", "n"]
+    fresh = [t for t in made if "def _whole" in t and "env.get('p')" in t and "_rs = True" not in t]
+    assert len(fresh) == 1 and "env.get('n')" not in fresh[0] and "env.get('twice')" not in fresh[0]
+    m.choose("3")  # a second frame of `turn`
+    clone = m.clone()  # each frame's generator resumed (at `choose n`, at the call), reading n and twice
+    resumed = [t for t in made if "def _whole" in t and "_rs = True" in t and "env.get('p')" in t]
+    assert resumed and all("env.get('n')" in t and "env.get('twice')" in t for t in resumed)
+    for game in (m, clone):
+        game.choose("1")
+    assert clone.w.digest() == m.w.digest() and m.w.shared["total"] == 67 + 680 + 2
+
+
 # ---------------------------------------------------------------- decisions written out
 def offered_both_ways(tmp_path, text, labels, players=3) -> list:
     """Plays `text` choosing `labels` on op lists and on a fast Machine (whose decisions
@@ -671,3 +707,4 @@ def test_a_rule_too_long_for_one_generator_runs_its_op_list(tmp_path, monkeypatc
     assert m.w.shared["n"] == 302
     monkeypatch.setattr(deferred, "MAX_SOURCE", 200_000)
     assert Machine(text_program(tmp_path, text), 2, FixedChance(), fast=True).program.rules["flow"].whole is not None
+

@@ -7,7 +7,7 @@ from contextlib import nullcontext
 import click
 
 from .common import Failure, check_agents, echo_lines, guarded, load, player_count
-from .types import SEED
+from .types import JOBS, SEED
 
 
 def backend_of(name: str, address: str | None):
@@ -30,8 +30,9 @@ def playout_options(command):
     command = click.option("--agent", "agent_specs", multiple=True, metavar="SEAT=KIND",
                            help="Who plays a seat in every game: random (default), first, mcts[:SIMS[:DEPTH]], "
                                 "an entry point of ruledsl.agents, or module:Class (docs/agents.md).")(command)
-    command = click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-                           help="Processes to spread the games over (same results, less time).")(command)
+    command = click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
+                           help="Processes to spread the games over (same results, less time); auto: one "
+                                "per CPU this process may use.")(command)
     command = click.option("--max-steps", type=click.IntRange(min=0), default=10_000, show_default=True,
                            help="Stop a game after this many decisions.")(command)
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(command)

@@ -1,6 +1,7 @@
 """Parameter types of the command line that refuse bad input in a line (click types)."""
 from __future__ import annotations
 
+import os
 import re
 
 import click
@@ -27,3 +28,31 @@ class Seed(click.ParamType):
 
 
 SEED = Seed()
+
+
+class Jobs(click.ParamType):
+    """How many processes: an integer of at least 1, or `auto` for as many as the CPUs
+    this process may run on (os.sched_getaffinity where the platform has it, else
+    os.cpu_count), as pytest-xdist's `-n auto`."""
+
+    name = "integer|auto"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        text = str(value).strip()
+        if text == "auto":
+            return usable_cpus()
+        if re.fullmatch(r"\+?\d{1,6}", text) and int(text) >= 1:
+            return int(text)
+        shown = printable(text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)")
+        self.fail(f"'{shown}' is not a number of processes: give an integer of at least 1, or auto", param, ctx)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (at least 1)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return max(1, len(affinity(0)) if affinity is not None else (os.cpu_count() or 1))
+
+
+JOBS = Jobs()

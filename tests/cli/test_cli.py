@@ -328,11 +328,37 @@ def test_simulate_over_two_processes_gives_the_same_summary(games_dir):
     for game, games in (("dice_race.game", 41), ("divide.game", 30)):
         one = json.loads(run_cli("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json").stdout)
         two = json.loads(run_cli("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json", "--jobs", 2).stdout)
+        auto = json.loads(run_process("simulate", game, "-n", 2, "-g", games, "-s", 5, "--json", "-j", "auto").stdout)
+        assert {k: v for k, v in auto.items() if k not in timing} == {k: v for k, v in one.items() if k not in timing}
         assert {k: v for k, v in two.items() if k not in timing} == {k: v for k, v in one.items() if k not in timing}
     one = run_cli("simulate", "divide.game", "--games", 30)
     two = run_cli("simulate", "divide.game", "--games", 30, "--jobs", 2)
     assert two.stderr == one.stderr and two.stderr.startswith("game with seed ")
     assert two.stdout.splitlines()[:-1] == one.stdout.splitlines()[:-1]  # all but the time
+
+
+def test_jobs_auto_is_one_process_per_usable_cpu(monkeypatch):
+    """`--jobs auto` is the number of CPUs this process may run on (its affinity where the
+    platform tells it, else the CPU count); anything but an integer of at least 1 or auto
+    is refused in a line (exit 2)."""
+    from ruledsl.cli import types
+    monkeypatch.setattr(types.os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    assert types.JOBS.convert("auto", None, None) == 3 and types.JOBS.convert(" 4", None, None) == 4
+    monkeypatch.delattr(types.os, "sched_getaffinity")
+    monkeypatch.setattr(types.os, "cpu_count", lambda: None)
+    assert types.usable_cpus() == 1
+    monkeypatch.setattr(types.os, "cpu_count", lambda: 6)
+    assert types.usable_cpus() == 6
+    monkeypatch.setattr(types, "usable_cpus", lambda: 1)  # one process here: no pool to start
+    args = ("simulate", ROOT / "examples" / "tic_tac_toe.game", "-g", 20, "--json")
+    auto, one = run_cli(*args, "--jobs", "auto"), run_cli(*args)
+    timing = ("seconds", "playouts_per_second")
+    assert auto.exit_code == 0 and {k: v for k, v in json.loads(auto.stdout).items() if k not in timing} == \
+        {k: v for k, v in json.loads(one.stdout).items() if k not in timing}
+    for bad in ("0", "-2", "many", "1.5", "9" * 40):
+        refused = run_cli(*args, "--jobs", bad)
+        assert refused.exit_code == 2 and "is not a number of processes" in refused.output, bad
+        assert "9" * 30 not in refused.output
 
 
 # ---------------------------------------------------------------- state

@@ -22,10 +22,10 @@ from __future__ import annotations
 from .. import budget
 from ..check.builtins import BUILTINS
 from ..check.types import Binding
-from ..errors import GameRuntimeError
 from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
 from .bounds import Bounds
+from .checked_calls import OPERATORS, divide, index, need, negated, no_case, operated
 from .defs import DEF_ROOM, DefCalls, SmallDefs, def_body, def_template
 from .looped import StatementLoops
 from .made import (CHECKED_TEMPLATE, LINES_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, body_lines, built, namespace,
@@ -277,7 +277,7 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
             if name == "alive":
                 return f"w.alive[{obj}]"
         if self.checked:  # a none has no attributes: R001 at this attribute
-            obj = f"{self.const(_need)}({obj}, {self.const(e.span)})"
+            obj = f"{self.const(need)}({obj}, {self.const(e.span)})"
         if ot.kind == "player":
             return f"w.players[{obj}][{name!r}]"
         column = self.field_column(e)
@@ -304,7 +304,7 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
     def c_Index(self, e):
         if e.obj.note.binding is Binding.ZONE:  # `hand[p]`
             return f"({e.obj.name!r}, {self.expr(e.index)})"
-        return f"{self.const(_index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)})"
+        return f"{self.const(index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)})"
 
     def c_Call(self, e):
         if e.name in self.m.defs:
@@ -324,11 +324,14 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
         if op in ("==", "!=") and _is_list(e.left):  # item by item: charged as visited
             same = f"{self.const(budget.same_items)}(w, {a}, {b}, {self.const(e.span)})"
             return f"({same})" if op == "==" else f"(not {same})"
+        if self.checked and op in OPERATORS:  # a side that is none: R000 at that side
+            return f"{self.const(operated)}({a}, {b}, {op!r}, {self.const(e.left.span)}, {self.const(e.right.span)})"
         if op in ("and", "or") or op in ARITH or op in COMPARE:
             return f"({a} {op} {b})"
         if op in ("/", "%"):
             if self.checked:
-                return f"{self.const(_divide)}({a}, {b}, {op == '/'}, {self.const(e.span)})"
+                spans = ", ".join(self.const(x.span) for x in (e, e.left, e.right))
+                return f"{self.const(divide)}({a}, {b}, {op == '/'}, {spans})"
             return f"({a} // {b})" if op == "/" else f"({a} % {b})"
         if op == "in":  # where a card lies, else the items looked through, charged as visited
             if e.right.note.type.kind == "zone":
@@ -355,6 +358,8 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
         return f"(not {self.expr(e.operand)})"
 
     def c_Neg(self, e):
+        if self.checked:
+            return f"{self.const(negated)}({self.expr(e.operand)}, {self.const(e.operand.span)})"
         return f"(-{self.expr(e.operand)})"
 
     def c_Cond(self, e):
@@ -370,28 +375,7 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
         return f"(lambda {m}: {chain}{other})({self.expr(e.subject)})"
 
 
-def no_case(span):
-    raise GameRuntimeError(span, "R001", "the value matched is none, and no case names none: add 'else: VALUE'")
-
-
-def _need(value, span):
-    if value is None:
-        raise GameRuntimeError(span, "R001", "this value is none here, so it has no attributes")
-    return value
-
-
-def _divide(x, y, whole: bool, span):
-    if y == 0:
-        raise GameRuntimeError(span, "R003", "division by zero")
-    return x // y if whole else x % y
-
-
 def _is_list(e) -> bool:
     t = e.note.type
     return t is not None and t.kind == "coll"
 
-
-def _index(items, i, span):
-    if not 0 <= i < len(items):
-        raise GameRuntimeError(span, "R002", f"index {i} is outside 0..{len(items) - 1}")
-    return items[i]

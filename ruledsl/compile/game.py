@@ -12,6 +12,7 @@ from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
 from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .cards import CardCompiler
+from .checked_calls import operated
 from .decide import DecisionCompiler
 from .defs import light_cell
 from .expr import ExprCompiler
@@ -268,13 +269,12 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
         value = self.x(s.value)
         setter = self.setter(s.target)
         getter = self.x(s.target) if s.op != "=" else None
-        sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
 
         def assign(vm, env):  # the reference version: checks each step for a precise error
             w = vm.w
             v = value(w, env)
-            if sign:
-                v = getter(w, env) + sign * v
+            if getter is not None:
+                v = operated(getter(w, env), v, s.op, s.target.span, s.value.span)
             setter(w, env, budget.number(v, s.value.span))
         return assign
 

@@ -22,6 +22,32 @@ def test_an_attribute_of_none_names_the_expression_that_was_none(tmp_path):
     assert (span.line, span.col) == (4, line.index("who.score") + 1)  # not the whole `let`
 
 
+NONE_NUMBERS = [  # (the statements, the operator, what is underlined): `first` and `best` of no items give none
+    ("let k = best(i in 1..n: i) + 1", "+", "best(i in 1..n: i)"),
+    ("total = 2 * best(i in 1..n: i)", "*", "best(i in 1..n: i)"),
+    ("if best(i in 1..n: i) > 1 { total = 1 }", ">", "best(i in 1..n: i)"),
+    ("total = top_one(n) - 2", "-", "top_one(n)"),
+    ("total = -first(i in 1..n where i > 5)", "-", "first(i in 1..n where i > 5)"),
+    ("total = first(i in 1..n where i > 5) / 2", "/", "first(i in 1..n where i > 5)"),
+    ("total = 7 % first(i in 1..n where i > 5)", "%", "first(i in 1..n where i > 5)"),
+    ("let k = first(i in 1..n where i > 5)  total += k", "+=", "k"),
+    ("let k = first(i in 1..n where i > 5)  k -= 1", "-=", "k "),
+]
+
+
+@pytest.mark.parametrize("stmts,op,at", NONE_NUMBERS)
+def test_a_number_that_is_none_is_named_with_the_operator_that_needs_it(tmp_path, stmts, op, at):
+    """A number is none only where `first` or `best` found no item (or a def or local holds
+    what they gave): the operator that needs it fails with R000 at that number, saying so,
+    not with Python's TypeError (checked_calls.py)."""
+    line = f"rule flow() {{ {stmts} }}"
+    with pytest.raises(GameRuntimeError) as err:
+        run_text(tmp_path, f"shared {{ n: int = 0  total: int = 0 }}\ndef top_one(m: int) = best(i in 1..m: i)\n{line}\n")
+    d = err.value.diagnostic
+    assert d.code == "R000" and f"'{op}' needs a number" in d.message and "TypeError" not in d.message
+    assert (d.span.line, d.span.col) == (4, line.rindex(at) + 1)
+
+
 def test_division_by_zero_inside_an_aggregate_is_reported_there(tmp_path):
     with pytest.raises(GameRuntimeError) as err:
         run_text(tmp_path, "rule flow() { let x = sum(i in 0..3: 12 / i) }\n")

@@ -1,0 +1,62 @@
+"""Compile stage, expressions part 4: what an expression's checked code (expr.py `_Gen`
+with `checked`) calls at run time, each failure a GameRuntimeError at the sub-expression
+that caused it. Fast code calls none of these: where it fails, the checked code runs
+the same expression again to name the failure (expr.py's module doc)."""
+from __future__ import annotations
+
+import operator
+
+from ..errors import GameRuntimeError
+
+OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,  # checked code calls `operated` for these
+             "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+APPLIED = {**OPERATORS, "+=": operator.add, "-=": operator.sub}  # and an assignment's reference (game.py) for these
+
+
+def none_number(op: str) -> str:
+    """The message of a number that is none where `op` needs one. Only `first` and `best`
+    give none as a number (of no items: docs/language.md), and what holds their value."""
+    return f"this number is none here, and '{op}' needs a number (first and best give none when no item qualifies)"
+
+
+def operated(x, y, op: str, left, right):
+    """`x op y` of two numbers (an arithmetic or ordering operator, or `+=`, `-=`), both
+    evaluated first, as the rules evaluate them; a side that is none is R000 at its span
+    (`left`, `right`)."""
+    if x is None:
+        raise GameRuntimeError(left, "R000", none_number(op))
+    if y is None:
+        raise GameRuntimeError(right, "R000", none_number(op))
+    return APPLIED[op](x, y)
+
+
+def negated(x, span):
+    if x is None:
+        raise GameRuntimeError(span, "R000", none_number("-"))
+    return -x
+
+
+def divide(x, y, whole: bool, span, left, right):
+    """`x / y` (whole) or `x % y`, at `span`: a side that is none is R000 at its span, a
+    zero divisor R003."""
+    if x is None or y is None:
+        raise GameRuntimeError(left if x is None else right, "R000", none_number("/" if whole else "%"))
+    if y == 0:
+        raise GameRuntimeError(span, "R003", "division by zero")
+    return x // y if whole else x % y
+
+
+def no_case(span):
+    raise GameRuntimeError(span, "R001", "the value matched is none, and no case names none: add 'else: VALUE'")
+
+
+def need(value, span):
+    if value is None:
+        raise GameRuntimeError(span, "R001", "this value is none here, so it has no attributes")
+    return value
+
+
+def index(items, i, span):
+    if not 0 <= i < len(items):
+        raise GameRuntimeError(span, "R002", f"index {i} is outside 0..{len(items) - 1}")
+    return items[i]

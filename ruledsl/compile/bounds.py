@@ -148,3 +148,36 @@ class Bounds:
         if e.func in ("min", "max"):  # one item's value (or none, or 0 for no items)
             return self.bound(e.value)
         return math.inf  # a sum; the min or max of numbers a collection holds
+
+
+class Nones:
+    """Which number-typed expressions of a checked game may be none, to check a number
+    stored in a field (stores.py): a `first` or `best` of no items is none, and so is
+    what holds or passes on its value (a local, a list's item, a def's or rule's result).
+    A field's number, a literal, a count or what an operator makes is never none (an
+    operator fails on none: checked_calls.operated)."""
+
+    def __init__(self, model):
+        self.defs, self.rules = model.defs, model.rules
+        self.of_def: dict = {}
+
+    def may_be_none(self, e) -> bool:
+        kind = e.__class__
+        if kind is ast.Aggregate:
+            return e.func in ("first", "best")
+        if kind is ast.Name:
+            return e.note.binding in (Binding.LOCAL, Binding.ITEM)
+        if kind is ast.Index:
+            return True
+        if kind is ast.Cond:
+            return self.may_be_none(e.then) or self.may_be_none(e.other)
+        if kind is ast.Match:
+            return any(self.may_be_none(c.value) for c in e.cases) or (e.other is not None and self.may_be_none(e.other))
+        if kind is ast.Call:
+            if e.name not in self.defs:  # a rule's result may be what a first gave; a builtin's number never is none
+                return e.name in self.rules
+            if e.name not in self.of_def:
+                self.of_def[e.name] = True  # while its body is looked at: a call of itself may be none
+                self.of_def[e.name] = self.may_be_none(self.defs[e.name].body)
+            return self.of_def[e.name]
+        return False

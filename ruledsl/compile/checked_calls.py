@@ -1,11 +1,14 @@
 """Compile stage, expressions part 4: what an expression's checked code (expr.py `_Gen`
 with `checked`) calls at run time, each failure a GameRuntimeError at the sub-expression
-that caused it. Fast code calls none of these: where it fails, the checked code runs
-the same expression again to name the failure (expr.py's module doc)."""
+that caused it. Fast code calls none of these (where it fails, the checked code runs the
+same expression again to name the failure: expr.py's module doc), but for
+`stored_number`, which a store's fast code calls where a number it kept in a field is
+none or too big (stores.py), and `none_checked`, around a score that may be none."""
 from __future__ import annotations
 
 import operator
 
+from .. import budget
 from ..errors import GameRuntimeError
 
 OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,  # checked code calls `operated` for these
@@ -28,6 +31,26 @@ def operated(x, y, op: str, left, right):
     if y is None:
         raise GameRuntimeError(right, "R000", none_number(op))
     return APPLIED[op](x, y)
+
+
+def stored_number(value, span, field: str):
+    """A number a store kept in `field`: none is R000 (a field's number is never none), a
+    number beyond the bound R012, at the value's `span`."""
+    if value is None:
+        raise GameRuntimeError(span, "R000", f"this number is none here, and field '{field}' holds a number "
+                                             "(first and best give none when no item qualifies)")
+    return budget.number(value, span)
+
+
+def none_checked(fn, span, what: str, each: bool = False):
+    """`fn(w, env)`, whose number (`each`: each of whose numbers) is R000 at `span` where it
+    is none: a seat's score or tiebreak (compile/game.py), which ranks no seat as none."""
+    def checked(w, env):
+        value = fn(w, env)
+        if (None in value) if each else (value is None):
+            raise GameRuntimeError(span, "R000", f"{what} is none here (first and best give none when no item qualifies)")
+        return value
+    return checked
 
 
 def negated(x, span):

@@ -24,7 +24,7 @@ from ..check.builtins import BUILTINS
 from ..check.types import Binding
 from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
-from .bounds import Bounds
+from .bounds import Bounds, Nones
 from .checked_calls import OPERATORS, divide, index, need, negated, no_case, operated
 from .defs import DEF_ROOM, DefCalls, SmallDefs, def_body, def_template
 from .looped import StatementLoops
@@ -44,6 +44,7 @@ class ExprCompiler:
         self.p = program
         self.small_defs = SmallDefs(model.defs)  # the defs written into the text of their calls
         self.bounds = Bounds(model)  # how big each expression's numbers can be (R012's checks)
+        self.nones = Nones(model)  # which numbers may be none (a field's store checks them)
 
     def __call__(self, e, checked: bool = False):
         """The fast function of `e`, or with `checked` its checked version."""

@@ -12,7 +12,7 @@ from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
 from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .cards import CardCompiler
-from .checked_calls import operated
+from .checked_calls import none_checked, operated, stored_number
 from .decide import DecisionCompiler
 from .defs import light_cell
 from .expr import ExprCompiler
@@ -20,6 +20,7 @@ from .flow import FlowCompiler
 from .inline import InlineCompiler
 from .inplace import GameOver
 from .ops import RETURNED
+from .stores import number_field
 from .telling import TellingCompiler
 from .watch import ends_read, zones_watched
 from .whole import whole_rules
@@ -69,10 +70,18 @@ def _compile_game(model, path, sources, fuse, watch, chance_apart) -> Program:
         prog.ends.append(EndRT(end.name, end.reason, ex(end.cond), ex(end.winner) if end.winner else None, end.span,
                                end.draw))
     if model.score is not None:
-        prog.score_fn, prog.score_var = ex(model.score.value), model.score.var
-        prog.scores_fn = ex.each_seat(model.score.value, model.score.var, prog.score_fn)
-    prog.tiebreaks = [_bind_var(ex(t.value), t.var, prog.score_var) for t in model.tiebreaks]
+        value = model.score.value
+        prog.score_fn, prog.score_var = _scored(ex, value, ex(value), "score"), model.score.var
+        prog.scores_fn = _scored(ex, value, ex.each_seat(value, model.score.var, prog.score_fn), "score", each=True)
+    prog.tiebreaks = [_bind_var(_scored(ex, t.value, ex(t.value), "tiebreak"), t.var, prog.score_var)
+                      for t in model.tiebreaks]
     return prog
+
+
+def _scored(ex, value, fn, what: str, each: bool = False):
+    """`fn`, a seat's score or tiebreak (`each`: every seat's), failing with R000 where it
+    is a number that is none (bounds.Nones), which no seat can be ranked by."""
+    return fn if not ex.nones.may_be_none(value) else none_checked(fn, value.span, f"a seat's {what}", each)
 
 
 SETUP_ORDER = ("constants, shared fields, player fields, board fields and card fields are set up in that "
@@ -269,13 +278,14 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
         value = self.x(s.value)
         setter = self.setter(s.target)
         getter = self.x(s.target) if s.op != "=" else None
+        field = number_field(s.target) if s.op == "=" else None  # a field's number is never none
 
         def assign(vm, env):  # the reference version: checks each step for a precise error
             w = vm.w
             v = value(w, env)
             if getter is not None:
                 v = operated(getter(w, env), v, s.op, s.target.span, s.value.span)
-            setter(w, env, budget.number(v, s.value.span))
+            setter(w, env, budget.number(v, s.value.span) if field is None else stored_number(v, s.value.span, field))
         return assign
 
     def setter(self, target):

@@ -196,7 +196,8 @@ class Summary(msgspec.Struct):
         data = self.as_json()
         lines = [f"games: {self.games} (errors: {self.errors})", "ended:"]
         lines += [f"  {reason}: {count}" for reason, count in data["ended"].items()] or ["  (none)"]
-        lines.append(f"steps: mean {data['steps_mean']}, median {data['steps_median']}")
+        lines.append(f"steps: mean {data['steps_mean']}, median {data['steps_median']}" if self.steps
+                     else "steps: (no game ended)")
         lines.append("wins by seat: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(self.wins))
                      + f" (shared by several: {self.shared}, won by nobody: {self.no_winner}"
                        + (f", of which draws: {self.draws})" if self.draws else ")"))

@@ -9,7 +9,7 @@ from ruledsl.compile.expr import ExprCompiler
 from ruledsl.errors import RUNTIME_FAILURES, GameRuntimeError, RuleError
 from ruledsl.pipeline import load_game
 from ruledsl.runtime.machine import Machine
-from support import ROOT, FixedChance, compiled_texts, run_text
+from support import ROOT, FixedChance, compiled_texts, run_text, text_program
 ALL_GAMES = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("games/*.game"), *ROOT.glob("examples/*.game")])
 
 
@@ -46,6 +46,63 @@ def test_a_number_that_is_none_is_named_with_the_operator_that_needs_it(tmp_path
     d = err.value.diagnostic
     assert d.code == "R000" and f"'{op}' needs a number" in d.message and "TypeError" not in d.message
     assert (d.span.line, d.span.col) == (4, line.rindex(at) + 1)
+
+
+STORED_NONES = [  # (the store, the field, what is underlined)
+    ("total = k", "total", "k"),
+    ("total = first(i in 1..n where i > 5)", "total", "first("),
+    ("s1.v = best(i in 1..n: i)", "v", "best("),
+    ("seat(0).points = if n == 0 then k else 1", "points", "if n"),
+    ("total = top_one(n)", "total", "top_one("),
+]
+
+
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("stmt,field,at", STORED_NONES)
+def test_a_field_never_takes_a_number_that_is_none(tmp_path, stmt, field, at, fast):
+    """A field's number is never none: storing a `first` or `best` of no items (or a local
+    or def holding one) in it is R000 at the value, and the field keeps its number; on op
+    lists and in a rule's generator alike (stores.py, game.py's assignment reference)."""
+    line = f"rule flow() {{ let n = 0  let k = first(i in 1..n where i > 5)  {stmt} }}"
+    text = ("player { points: int = 3 }\nshared { total: int = 3 }\n"
+            "board b(kind: int = 0) { field v: int = 3  space s1 1  space s2 2 }\n"
+            f"def top_one(m: int) = best(i in 1..m: i)\n{line}\n")
+    m = Machine(text_program(tmp_path, text), 2, FixedChance(), fast=fast, start=False)
+    with pytest.raises(GameRuntimeError) as err:
+        m.run()
+    d = err.value.diagnostic
+    assert d.code == "R000" and f"field '{field}' holds a number" in d.message
+    assert (d.span.line, d.span.col) == (6, line.index(at, line.index(stmt)) + 1)
+    assert (m.w.shared["total"], m.w.players[0]["points"], m.w.spaces["b"]["v"]["s1"]) == (3, 3, 3)
+
+
+def test_a_store_that_cant_be_none_is_not_checked_for_it(tmp_path, monkeypatch):
+    """Only a value that may be none (bounds.Nones) is checked before a field takes it: a
+    count, a field's number or arithmetic stores as before."""
+    made = compiled_texts(monkeypatch)
+    text = ("shared { total: int = 3  other: int = 1 }\n"
+            "rule flow() { let k = 2  total = other + count(i in 1..k where i > 1)  other = total  total = k }\n")
+    m = Machine(text_program(tmp_path, text), 2, FixedChance(), fast=True)
+    assert m.w.shared == {"total": 2, "other": 2}
+    stores = [t for t in made if "'total'" in t]
+    assert stores and sum(t.count("is None:") for t in stores) == 1  # `total = k` alone
+
+
+@pytest.mark.parametrize("ranked,at", [("score p: best(i in 1..p.points: i)", "best("),
+                                       ("score p: p.points\ntiebreak p: first(i in 1..p.points where i > 0)", "first(")])
+def test_a_score_or_tiebreak_that_is_none_is_named(tmp_path, ranked, at):
+    """A seat is ranked by numbers: a score or tiebreak that is none (a `first` or `best` of
+    no items) is R000 at its expression when the game ends, not a failed comparison at the
+    `end`; one that can't be none is not wrapped (compile/game.py `_scored`)."""
+    text = f'player {{ points: int = 0 }}\nrule flow() {{ end "done" }}\n{ranked}\n'
+    with pytest.raises(GameRuntimeError) as err:
+        run_text(tmp_path, text)
+    d = err.value.diagnostic
+    last = ranked.splitlines()[-1]
+    assert d.code == "R000" and "is none here" in d.message and (d.span.line, d.span.col) == (
+        3 + len(ranked.splitlines()), last.index(at) + 1)
+    plain = text_program(tmp_path, 'player { points: int = 0 }\nrule flow() { end "done" }\nscore p: p.points\n')
+    assert plain.scores_fn.__name__ != "checked" and plain.score_fn.__name__ != "checked"
 
 
 def test_division_by_zero_inside_an_aggregate_is_reported_there(tmp_path):

@@ -59,6 +59,22 @@ def test_text_mode_lists_every_failed_game_on_stderr(games_dir):
     assert lines[-1] == "replay one with: " + as_json["error_list"][0]["replay"]
 
 
+def test_a_run_in_which_every_game_failed_says_so_of_the_steps(tmp_path):
+    """With no game ended there are no steps to average: the text says so (it printed
+    `mean None`), the JSON keeps null. The game stores a `first` of no items in a number
+    field: R000 at that value (stores.py)."""
+    game = tmp_path / "none_stored.game"
+    game.write_text('game "N" players 2..2\nplayer { points: int = 0 }\n'
+                    'rule flow() { for p in players { p.points = first(i in 1..3 where i > 5) }  end "done" }\n')
+    result = run_cli("simulate", game, "--games", 4)
+    assert result.exit_code == 1 and "steps: (no game ended)" in result.stdout.splitlines()
+    assert "None" not in result.stdout and "TypeError" not in result.stderr
+    assert result.stderr.splitlines()[0].endswith("field 'points' holds a number (first and best give none when "
+                                                  "no item qualifies) [R000]")
+    data = json.loads(run_cli("simulate", game, "--games", 4, "--json").stdout)
+    assert data["steps_mean"] is None and data["errors"] == 4
+
+
 def test_a_clean_game_exits_0(games_dir):
     result = run_cli("simulate", "dice_race.game", "--players", 3, "--games", 30)
     assert result.exit_code == 0 and result.stderr == ""

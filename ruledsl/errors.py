@@ -146,6 +146,11 @@ RUNTIME_FAILURES = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 
 def failure_message(err: Exception) -> str:
+    """R000's message. A value that is none where the step needed one (Python names it
+    NoneType) is said in the game's words; anything else keeps Python's."""
+    if isinstance(err, TypeError) and "NoneType" in str(err):
+        return ("a value this statement needs is none here (first, best and top give none when nothing "
+                "qualifies, and so may an optional field or a rule's result)")
     return f"this step failed ({type(err).__name__}: {err}); a value was probably none"
 
 

@@ -24,6 +24,7 @@ from .. import budget
 from ..check.types import Binding
 from ..syntax import ast
 from .aggregate_calls import BY_COLUMN_EQ, BY_COLUMN_NE, AttrIndex, Group, Kept, best, tally, tally_all, tally_any
+from .checked_calls import number_given
 
 
 def var(name: str) -> str:
@@ -255,7 +256,10 @@ class CollectionGen:
         return "[" + ", ".join(self.kept(i) for i in e.items) + "]"
 
     def c_Range(self, e):
-        return f"{self.const(budget.make_range)}(w, {self.expr(e.lo)}, {self.expr(e.hi)}, {self.const(e.span)})"
+        lo, hi = self.expr(e.lo), self.expr(e.hi)
+        if self.checked:  # an end that is none: R000 at it
+            lo, hi = (f"{self.const(number_given)}({x}, {self.const(end.span)}, '..')" for x, end in ((lo, e.lo), (hi, e.hi)))
+        return f"{self.const(budget.make_range)}(w, {lo}, {hi}, {self.const(e.span)})"
 
 
 UNFAILING = (ast.Int, ast.Bool, ast.NoneLit)

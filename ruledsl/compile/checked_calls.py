@@ -79,7 +79,18 @@ def need(value, span):
     return value
 
 
-def index(items, i, span):
+def number_given(x, span, what: str):
+    """A number given to a builtin (`what`: its name) or as an end of a range (`..`): none
+    is R000 at it."""
+    if x is None:
+        raise GameRuntimeError(span, "R000", none_number(what))
+    return x
+
+
+def index(items, i, span, at):
+    """`items[i]`: an index that is none is R000 at it (`at`), one outside the list R002."""
+    if i is None:
+        raise GameRuntimeError(at, "R000", none_number("[...]"))
     if not 0 <= i < len(items):
         raise GameRuntimeError(span, "R002", f"index {i} is outside 0..{len(items) - 1}")
     return items[i]

@@ -25,7 +25,7 @@ from ..check.types import Binding
 from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
 from .bounds import Bounds, Nones
-from .checked_calls import OPERATORS, divide, index, need, negated, no_case, operated
+from .checked_calls import OPERATORS, divide, index, need, negated, no_case, number_given, operated
 from .defs import DEF_ROOM, DefCalls, SmallDefs, def_body, def_template
 from .looped import StatementLoops
 from .made import (CHECKED_TEMPLATE, LINES_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, body_lines, built, namespace,
@@ -305,13 +305,17 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
     def c_Index(self, e):
         if e.obj.note.binding is Binding.ZONE:  # `hand[p]`
             return f"({e.obj.name!r}, {self.expr(e.index)})"
-        return f"{self.const(index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)})"
+        return f"{self.const(index)}({self.expr(e.obj)}, {self.expr(e.index)}, {self.const(e.span)}, " \
+               f"{self.const(e.index.span)})"
 
     def c_Call(self, e):
         if e.name in self.m.defs:
             return self.def_call(e)
         args = [self.expr(a) for a in e.args]
         builtin = BUILTINS[e.name]
+        if self.checked:  # a number given that is none: R000 at it
+            args = [f"{self.const(number_given)}({x}, {self.const(a.span)}, {e.name!r})" if kind == "int" else x
+                    for x, a, kind in zip(args, e.args, builtin.args)]
         text = builtin.text([a.note.type for a in e.args]) if builtin.text is not None else None
         if text is not None and len(args) == len(builtin.args):  # none left out
             return f"({text.format(*args)})"

@@ -32,6 +32,10 @@ NONE_NUMBERS = [  # (the statements, the operator, what is underlined): `first` 
     ("total = 7 % first(i in 1..n where i > 5)", "%", "first(i in 1..n where i > 5)"),
     ("let k = first(i in 1..n where i > 5)  total += k", "+=", "k"),
     ("let k = first(i in 1..n where i > 5)  k -= 1", "-=", "k "),
+    ("let k = first(i in 1..n where i > 5)  for i in 1..k { total += i }", "..", "k {"),
+    ("total = [1, 2][best(i in 1..n: i)]", "[...]", "best(i in 1..n: i)"),
+    ("total = min(2, top_one(n))", "min", "top_one(n)"),
+    ("let p = seat(best(i in 1..n: i))", "seat", "best(i in 1..n: i)"),
 ]
 
 
@@ -46,6 +50,16 @@ def test_a_number_that_is_none_is_named_with_the_operator_that_needs_it(tmp_path
     d = err.value.diagnostic
     assert d.code == "R000" and f"'{op}' needs a number" in d.message and "TypeError" not in d.message
     assert (d.span.line, d.span.col) == (4, line.rindex(at) + 1)
+
+
+def test_a_statement_given_none_for_a_number_says_so_in_the_games_words(tmp_path):
+    """Where no operator names the number (a repeat's count), R000 is at the statement and
+    says a value it needs is none, not Python's TypeError about NoneType (errors.failure_message)."""
+    with pytest.raises(GameRuntimeError) as err:
+        run_text(tmp_path, "shared { n: int = 0 }\nrule flow() { let k = first(i in 1..n where i > 5)  repeat k { n += 1 } }\n")
+    d = err.value.diagnostic
+    assert d.code == "R000" and d.message.startswith("a value this statement needs is none here")
+    assert "NoneType" not in d.message and "TypeError" not in d.message
 
 
 STORED_NONES = [  # (the store, the field, what is underlined)

@@ -10,7 +10,6 @@ from .overrides import at_the_overrides
 from .stmt import StmtChecker, can_fall_through
 from .types import ANY, BOOL, INT, NULLABLE, PLAYER, Binding, BoardInfo, CardSet, Model, T, assignable, elem_of
 
-VISIBILITIES = ("hidden", "owner", "public", "top")
 RESERVED = set(GLOBAL_NAMES) | {"int", "bool", "player", "base"}
 SPECIAL_RULES = ("setup", "flow")
 
@@ -242,8 +241,8 @@ class Checker:
         if d.per is not None and d.per != "player" and not any(d.per in t for t in (self.m.enums, self.m.boards,
                                                                                      self.m.cardsets)):
             self.err(d, "E320", f"zone '{d.name}': 'per {d.per}' needs player, an enum, a board or a card set")
-        if d.visibility not in VISIBILITIES:
-            self.err(d, "E321", f"visibility '{d.visibility}' is not one of {', '.join(VISIBILITIES)}")
+        if d.visibility not in ast.VISIBILITIES:
+            self.err(d, "E321", f"visibility '{d.visibility}' is not one of {', '.join(ast.VISIBILITIES)}")
         if d.visibility == "owner" and d.per != "player":
             self.err(d, "E322", f"zone '{d.name}' is 'owner' visible, so it must be 'per player'")
         for attr in d.show:

@@ -220,11 +220,35 @@ def _parse_file_tree(path: str, text: str):
         if not any(err is e for e in seen):  # raised without resume (Lark's guard at the end of file)
             errors.append(err)
     if errors:
-        found = [syntax_diagnostic(path, err) for err in errors]
+        found = [_at_a_zone_without_visibility(path, text, err) or syntax_diagnostic(path, err) for err in errors]
         found += _string_errors(path, text)[:max(0, MAX_SYNTAX_ERRORS - len(found))]
         found.sort(key=lambda d: (d.span.line, d.span.col))
         raise RuleError(found, {path: text})
     return tree
+
+
+# `zone deck: card` with no visibility after its card set: the parser reads the next
+# line's first word as the visibility, and fails after it
+ZONE_WITHOUT_VISIBILITY = re.compile(r"[ \t]*(?:override[ \t]+)?zone[ \t]+(\w+)(?:[ \t]+per[ \t]+\w+)?[ \t]*:[ \t]*(\w+)"
+                                     r"[ \t]*(?:#.*)?")
+
+
+def _at_a_zone_without_visibility(path: str, text: str, err: UnexpectedInput) -> Diagnostic | None:
+    """E001 at a zone declared without a visibility, where the syntax error `err` comes
+    just after one (its first word read as the visibility); else None."""
+    if not isinstance(err, UnexpectedToken):
+        return None
+    lines = text.split("\n")
+    i = min(err.line if err.token.type != "$END" else len(lines), len(lines)) - 2
+    while i >= 0 and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
+        i -= 1
+    zone = ZONE_WITHOUT_VISIBILITY.fullmatch(lines[i]) if i >= 0 else None
+    if zone is None:
+        return None
+    col = zone.start(2) + 1
+    return Diagnostic(Span(path, i + 1, col, i + 1, col + len(zone.group(2))), "E001",
+                      f"zone '{zone.group(1)}' needs a visibility after its card set '{zone.group(2)}': "
+                      f"{', '.join(ast.VISIBILITIES)}")
 
 
 def _string_errors(path: str, text: str) -> list:

@@ -69,6 +69,30 @@ def test_errors_stop_at_the_limit():
     assert len(places(text)) == MAX_SYNTAX_ERRORS
 
 
+@pytest.mark.parametrize("zone,name,after", [
+    ("zone deck: card", "deck", "zone pile: card hidden\n"),
+    ("zone hand per player: card   # each seat's", "hand", "\nrule flow() { }\n"),
+    ("override zone deck: card", "deck", ""),
+])
+def test_a_zone_without_a_visibility_is_the_error_not_the_line_after_it(zone, name, after):
+    """The next line's first word is read as the missing visibility, so the parser fails
+    after it; the error is put at the zone, naming the visibilities, instead."""
+    text = f'game "T" players 2..2\ncards card(n: int) {{ card 1 }}\n{zone}\n{after}'
+    errs = errors_of(text)
+    assert errs[0][:3] == ("E001", 3, zone.index(": card") + 3)
+    assert errs[0][3] == f"zone '{name}' needs a visibility after its card set 'card': hidden, owner, public, top"
+    fine = text.replace(zone, zone.replace(": card", ": card hidden"))
+    assert fine == text or all(code != "E001" or line != 3 for code, line, _, _ in _errors_or_none(fine))
+
+
+def _errors_or_none(text: str) -> list:
+    try:
+        parse_text("t.game", text)
+    except RuleError as err:
+        return [(d.code, d.span.line, d.span.col, d.message) for d in err.diagnostics]
+    return []
+
+
 def test_a_file_with_syntax_errors_reports_no_later_stage_errors():
     # `x` alone is E003 (a statement must be a call); it is not reported next to a syntax error
     codes = [c for c, *_ in errors_of("rule a() { x }\nrule b() { let = }\n")]

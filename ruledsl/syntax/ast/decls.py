@@ -135,6 +135,9 @@ class Fields(Decl):
         return None
 
 
+VISIBILITIES = ("hidden", "owner", "public", "top")  # what a zone's `visibility` may be (the checker's E321)
+
+
 class Zone(Decl):
     name: str
     per: str | None

@@ -220,11 +220,48 @@ def _parse_file_tree(path: str, text: str):
         if not any(err is e for e in seen):  # raised without resume (Lark's guard at the end of file)
             errors.append(err)
     if errors:
-        found = [_at_a_zone_without_visibility(path, text, err) or syntax_diagnostic(path, err) for err in errors]
+        found = [_explained(path, text, err) for err in errors]
         found += _string_errors(path, text)[:max(0, MAX_SYNTAX_ERRORS - len(found))]
         found.sort(key=lambda d: (d.span.line, d.span.col))
         raise RuleError(found, {path: text})
     return tree
+
+
+def _explained(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
+    """E001 for `err`, saying what usually causes it where the parser's own words don't: a
+    zone with no visibility (the error is put there), `=` where a comparison goes, and a
+    file that ends inside a block (which `{` is not closed)."""
+    zone = _at_a_zone_without_visibility(path, text, err)
+    if zone is not None:
+        return zone
+    d = syntax_diagnostic(path, err)
+    if not isinstance(err, UnexpectedToken):
+        return d
+    if err.token.type == "EQUAL" and "CMP_OP" in err.expected:
+        return Diagnostic(d.span, d.code, f"{d.message}; to compare, write '=='")
+    if err.token.type == "$END" and "RBRACE" in err.expected:
+        opened = _unclosed_brace(text)
+        if opened is not None:
+            return Diagnostic(d.span, d.code, f"{d.message}; the '{{' at line {opened[0]}, column {opened[1]} is not closed")
+    return d
+
+
+def _unclosed_brace(text: str) -> tuple | None:
+    """(line, column) of the last `{` of `text` that no `}` closes, braces in strings and
+    comments passed over (the parser's loop's terminals), or None."""
+    fast = driver()
+    if fast is None:
+        return None
+    opened: list = []
+    for m in fast.terminals(text):
+        if m.lastgroup == "LBRACE":
+            opened.append(m.start())
+        elif m.lastgroup == "RBRACE" and opened:
+            opened.pop()
+    if not opened:
+        return None
+    at = opened[-1]
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 # `zone deck: card` with no visibility after its card set: the parser reads the next

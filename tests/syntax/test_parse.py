@@ -85,6 +85,20 @@ def test_a_zone_without_a_visibility_is_the_error_not_the_line_after_it(zone, na
     assert fine == text or all(code != "E001" or line != 3 for code, line, _, _ in _errors_or_none(fine))
 
 
+def test_an_equals_sign_where_a_comparison_goes_suggests_two():
+    errs = errors_of('game "T" players 2..2\nshared { n: int = 0 }\nrule flow() { if n = 1 { } }\n')
+    assert [e[:3] for e in errs] == [("E001", 3, 20)] and errs[0][3].endswith("; to compare, write '=='")
+    assert not errors_of(GOOD.replace("n += 1", "n += = 1"))[0][3].endswith("'=='")  # `=` where no comparison goes
+
+
+def test_a_file_that_ends_inside_a_block_names_the_brace_not_closed():
+    """The innermost `{` left open, braces in texts and comments passed over."""
+    text = 'game "T" players 2..2\nrule flow() {\n  if true {\n    say "{{"  # }\n  \n'
+    errs = errors_of(text)
+    assert len(errs) == 1 and errs[0][3].endswith("; the '{' at line 3, column 11 is not closed")
+    assert errors_of(text + "  }\n")[0][3].endswith("; the '{' at line 2, column 13 is not closed")
+
+
 def _errors_or_none(text: str) -> list:
     try:
         parse_text("t.game", text)

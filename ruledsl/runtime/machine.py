@@ -366,7 +366,7 @@ class Machine(Copies):
         keys = scores  # without tiebreaks, the score alone orders
         if p.tiebreaks:
             keys = [tuple([scores[s]] + [tb(w, {p.score_var: s}) for tb in p.tiebreaks]) for s in range(w.n)]
-        alive = range(w.n) if all(w.alive) else [s for s, living in enumerate(w.alive) if living]
+        alive = w.playing  # the seats in play, in seat order (never changed in place: World.put_out)
         if winner is not None:
             winners = [winner]
         elif alive and by_rule and not draw:

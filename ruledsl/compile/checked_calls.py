@@ -16,10 +16,13 @@ OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul,  # checked
 APPLIED = {**OPERATORS, "+=": operator.add, "-=": operator.sub}  # and an assignment's reference (game.py) for these
 
 
+WHY_NONE = "(first and best give none when no item qualifies)"  # only they give a number that is none
+
+
 def none_number(op: str) -> str:
     """The message of a number that is none where `op` needs one. Only `first` and `best`
     give none as a number (of no items: docs/language.md), and what holds their value."""
-    return f"this number is none here, and '{op}' needs a number (first and best give none when no item qualifies)"
+    return f"this number is none here, and '{op}' needs a number {WHY_NONE}"
 
 
 def operated(x, y, op: str, left, right):
@@ -37,8 +40,7 @@ def stored_number(value, span, field: str):
     """A number a store kept in `field`: none is R000 (a field's number is never none), a
     number beyond the bound R012, at the value's `span`."""
     if value is None:
-        raise GameRuntimeError(span, "R000", f"this number is none here, and field '{field}' holds a number "
-                                             "(first and best give none when no item qualifies)")
+        raise GameRuntimeError(span, "R000", f"this number is none here, and field '{field}' holds a number {WHY_NONE}")
     return budget.number(value, span)
 
 
@@ -48,7 +50,7 @@ def none_checked(fn, span, what: str, each: bool = False):
     def checked(w, env):
         value = fn(w, env)
         if (None in value) if each else (value is None):
-            raise GameRuntimeError(span, "R000", f"{what} is none here (first and best give none when no item qualifies)")
+            raise GameRuntimeError(span, "R000", f"{what} is none here {WHY_NONE}")
         return value
     return checked
 

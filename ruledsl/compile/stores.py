@@ -6,17 +6,17 @@ A field of a space or a card set with `=` evaluates the value, then the item (Py
 order for `x[i] = v`), and an item that is none fails (its checked store then raises R001),
 where a dict would take `None` as a key. A number stored is checked (R012) unless it
 can't be big (bounds.py), and one stored in a field with `=` is checked not to be none
-where it may be (bounds.Nones: a `first` or `best` of no items). A value stored with `=` that a statement writes as its own loop
-(looped.py: `p.brawling = uses(p, a)`) is made first, in `_v`, as Python makes the value
-of `x = v` before it looks at x; a `+=` or `-=` reads x first, so its value stays an
-expression.
+where it may be (bounds.Nones: a `first` or `best` of no items). A value stored with `=`
+that a statement writes as its own loop (looped.py: `p.brawling = uses(p, a)`) is made
+first, in `_v`, as Python makes the value of `x = v` before it looks at x; a `+=` or `-=`
+reads x first, so its value stays an expression.
 """
 from __future__ import annotations
 
 from .. import budget
 from ..check.types import Binding
 from ..syntax import ast
-from .bounds import beyond, not_a_number
+from .bounds import beyond
 from .checked_calls import stored_number
 
 
@@ -60,7 +60,8 @@ def stored_text(gen, target, op, value, newline: str, room: int | None = None) -
 def number_field(target) -> str | None:
     """The name of the field that `target` is, where it holds a number (a field's number is
     never none); None for a local or a field of another type."""
-    if not_a_number(target) or target.note.type is None or target.note.type.kind != "int":
+    t = target.note.type
+    if t is None or t.kind != "int":
         return None
     if target.__class__ is ast.Name:
         return target.name if target.note.binding is Binding.SHARED_FIELD else None

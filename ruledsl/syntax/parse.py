@@ -275,15 +275,19 @@ def _at_a_zone_without_visibility(path: str, text: str, err: UnexpectedInput) ->
     just after one (its first word read as the visibility); else None."""
     if not isinstance(err, UnexpectedToken):
         return None
-    lines = text.split("\n")
-    i = min(err.line if err.token.type != "$END" else len(lines), len(lines)) - 2
-    while i >= 0 and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
-        i -= 1
-    zone = ZONE_WITHOUT_VISIBILITY.fullmatch(lines[i]) if i >= 0 else None
+    at = len(text) if err.token.type == "$END" or err.token.start_pos is None else err.token.start_pos
+    end = text.rfind("\n", 0, at)  # the end of the line before the error's, then of each line before it
+    while end >= 0:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        end = start - 1
+    zone = ZONE_WITHOUT_VISIBILITY.fullmatch(line) if end >= 0 else None
     if zone is None:
         return None
-    col = zone.start(2) + 1
-    return Diagnostic(Span(path, i + 1, col, i + 1, col + len(zone.group(2))), "E001",
+    row, col = text.count("\n", 0, start) + 1, zone.start(2) + 1
+    return Diagnostic(Span(path, row, col, row, col + len(zone.group(2))), "E001",
                       f"zone '{zone.group(1)}' needs a visibility after its card set '{zone.group(2)}': "
                       f"{', '.join(ast.VISIBILITIES)}")
 

@@ -12,7 +12,7 @@ from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
 from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .cards import CardCompiler
-from .checked_calls import none_checked, operated, stored_number
+from .checked_calls import WHY_NONE, none_checked, operated, stored_number
 from .decide import DecisionCompiler
 from .defs import light_cell
 from .expr import ExprCompiler
@@ -88,13 +88,23 @@ SETUP_ORDER = ("constants, shared fields, player fields, board fields and card f
                "order, zones last")
 
 
-def _at_setup(fn, span, what):
+def _start(ex, e, span, what):
+    """The starting value `e` of a constant or field (`what` names it), as _at_setup makes
+    it; a number that may be none (bounds.Nones) is checked not to be."""
+    t = e.note.type
+    return _at_setup(ex.once(e), span, what, t is not None and t.kind == "int" and ex.nones.may_be_none(e))
+
+
+def _at_setup(fn, span, what, number: bool = False):
     """A starting value; failing, it is a runtime error at its declaration (R009), not a
-    crash; beyond R012's bound, R012 there."""
+    crash; beyond R012's bound, R012 there; a `number` that is none, R000 there."""
     def initial(w, env):
         try:
-            return budget.number(fn(w, env), span)  # kept, as every number a game keeps (bounds.py)
-        except budget.WorkLimit:
+            value = fn(w, env)
+            if number and value is None:
+                raise GameRuntimeError(span, "R000", f"{what} is a number, and it is none here {WHY_NONE}")
+            return budget.number(value, span)  # kept, as every number a game keeps (bounds.py)
+        except (budget.WorkLimit, GameRuntimeError):
             raise
         except RecursionError:
             raise GameRuntimeError(span, "R004", f"{what}: defs call each other too deep") from None
@@ -112,7 +122,7 @@ def _bind_var(fn, var, as_var):
 
 def _tables(model, prog, ex):
     for name, c in model.consts.items():
-        prog.consts.append((name, _at_setup(ex.once(c.value), c.span, f"constant '{name}'")))
+        prog.consts.append((name, _start(ex, c.value, c.span, f"constant '{name}'")))
     for name, info in model.boards.items():
         spaces = info.spaces
         attrs_of = {a: {} for a in info.params}
@@ -129,7 +139,7 @@ def _tables(model, prog, ex):
         for s in spaces:
             fwd.setdefault(s, s)
             bwd.setdefault(s, s)
-        fields = [(f.name, _at_setup(ex.once(f.default), f.span, f"the starting value of {name} field '{f.name}'"))
+        fields = [(f.name, _start(ex, f.default, f.span, f"the starting value of {name} field '{f.name}'"))
                   for f in info.fields.values()]
         for f in info.fields.values():
             _labeler(model, prog, name, f)
@@ -147,7 +157,7 @@ def _tables(model, prog, ex):
     for owner, table, out in (("shared", model.shared_fields, prog.shared_fields),
                               ("player", model.player_fields, prog.player_fields)):
         for name, f in table.items():
-            out.append((name, _at_setup(ex.once(f.default), f.span, f"the starting value of {owner} field '{name}'")))
+            out.append((name, _start(ex, f.default, f.span, f"the starting value of {owner} field '{name}'")))
             _labeler(model, prog, owner, f)
             if f.secret:
                 prog.secret_player_fields[name] = True
@@ -197,8 +207,7 @@ def _cards(model, prog, ex):
                                      "depend on the player count, and defs of those"))
         prog.cardset_ids[name] = ids
         if cs.fields:
-            prog.card_fields[name] = [(f.name, _at_setup(ex.once(f.default), f.span,
-                                                         f"the starting value of {name} field '{f.name}'"))
+            prog.card_fields[name] = [(f.name, _start(ex, f.default, f.span, f"the starting value of {name} field '{f.name}'"))
                                       for f in cs.fields.values()]
     return errors
 

@@ -90,6 +90,20 @@ def test_a_field_never_takes_a_number_that_is_none(tmp_path, stmt, field, at, fa
     assert (m.w.shared["total"], m.w.players[0]["points"], m.w.spaces["b"]["v"]["s1"]) == (3, 3, 3)
 
 
+@pytest.mark.parametrize("declared,what", [
+    ("shared { top: int = best(i in 1..0: i) }", "the starting value of shared field 'top'"),
+    ("player { top: int = first(i in 1..0 where i > 1) }", "the starting value of player field 'top'"),
+    ("const TOP = best(i in 1..0: i)", "constant 'TOP'"),
+])
+def test_a_starting_number_that_is_none_is_refused_at_set_up(tmp_path, declared, what):
+    """A field's or constant's number is never none, from its start: R000 at its
+    declaration (compile/game.py `_start`)."""
+    with pytest.raises(GameRuntimeError) as err:
+        run_text(tmp_path, f'{declared}\nrule flow() {{ end "done" }}\n')
+    d = err.value.diagnostic
+    assert (d.code, d.span.line) == ("R000", 2) and d.message.startswith(f"{what} is a number, and it is none here")
+
+
 def test_a_store_that_cant_be_none_is_not_checked_for_it(tmp_path, monkeypatch):
     """Only a value that may be none (bounds.Nones) is checked before a field takes it: a
     count, a field's number or arithmetic stores as before."""

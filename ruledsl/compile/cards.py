@@ -38,7 +38,7 @@ class CardCompiler(OpEmitter):
         self.simple(code, s, move)
 
     def s_Draw(self, code, s):
-        count = self.x(s.count) if s.count is not None else None
+        count = self.x.counted(s.count, "draw") if s.count is not None else None
         src, dst = self.x(s.source), self.x(s.dest)
 
         span, apart = s.span, self.chance_apart

@@ -99,6 +99,15 @@ class ExprCompiler:
         return self.fast(def_template(d, self.bounds.may_be_big(d.body), charged), lambda gen: def_body(gen, d),
                          Checked(self, d.body), d.span, setup)
 
+    def counted(self, e, what: str):
+        """`f(w, env)`: the number `e` a statement (`what`: repeat, draw, move) needs, R000 at
+        `e` where it is none (bounds.Nones); `e`'s own function where it can't be."""
+        fn = self(e)
+        if not self.nones.may_be_none(e):
+            return fn
+        span = e.span
+        return lambda w, env: number_given(fn(w, env), span, what)
+
     def each_seat(self, e, var: str, one):
         """`f(w, env)` giving [the value of `e` with `var` each seat in turn] (every seat's
         score): one comprehension, and where it fails, seat by seat by `one(w, {var: seat})`

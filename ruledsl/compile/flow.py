@@ -167,7 +167,7 @@ class FlowCompiler(OpEmitter):
         self.loop_body(code, s, "while", check, head, exit_ref)
 
     def s_Repeat(self, code, s):
-        count, slot = self.x(s.count), f"#rep{next(_uid)}"
+        count, slot = self.x.counted(s.count, "repeat"), f"#rep{next(_uid)}"
 
         def init(vm, fr):
             fr.env[slot] = count(vm.w, fr.env)
@@ -203,7 +203,7 @@ class FlowCompiler(OpEmitter):
                 and not any((kind, board) in self.m.triggers for kind in ("pass", "land")))
 
     def walk_in_place(self, s):
-        count, direction = self.x(s.count), self.x(s.direction)
+        count, direction = self.x.counted(s.count, "move"), self.x(s.direction)
         setter, getter, walk_to = self.setter(s.target), self.x(s.target), self.p.walk_to
 
         def walk(vm, env):
@@ -231,7 +231,7 @@ class FlowCompiler(OpEmitter):
         board = s.target.note.type.name
         setter = self.setter(s.target)
         getter = self.x(s.target)
-        count, direction = self.x(s.count), self.x(s.direction)
+        count, direction = self.x.counted(s.count, "move"), self.x(s.direction)
         mover = self.x(s.target.obj) if getattr(s.target, "obj", s.target).note.type == PLAYER else None
         slot, span = slot or f"#walk{next(_uid)}", s.span
         on_pass = self.p.triggers_ref(("pass", board))

@@ -333,4 +333,4 @@ class _Stretch(StatementTexts):
         lines.append(self.block(s.body, depth + 1, True))
 
     def repeat_items(self, s) -> str:
-        return f"range({self.const(self.e.x(s.count))}(w, env))"
+        return f"range({self.const(self.e.x.counted(s.count, 'repeat'))}(w, env))"

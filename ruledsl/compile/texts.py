@@ -19,6 +19,7 @@ from ..runtime.machine import MAX_DEPTH
 from ..syntax import ast
 from .aggregates import unfailing
 from .bounds import beyond
+from .checked_calls import number_given
 from .expr import _Gen
 from .made import Checked
 from .stores import set_text, stored_text
@@ -170,6 +171,14 @@ class StatementTexts:
         checked = self.e.x.kept_checked(e) if kept else Checked(self.e.x, e)
         return guarded(self.written(make), f"_val = {self.const(checked)}(w, env)")
 
+    def counted(self, e, what: str) -> list:
+        """`_val = e`, the number a statement (`what`) needs, as `evaluated` makes it; where
+        it may be none (bounds.Nones), R000 at `e` if it is (ExprCompiler.counted)."""
+        lines = self.evaluated(e)
+        if not self.e.x.nones.may_be_none(e):
+            return lines
+        return [*lines, "if _val is None:", f"    {self.const(number_given)}(_val, {self.const(e.span)}, {what!r})"]
+
     def loops_room(self) -> int | None:
         """How many blocks deep a statement here may write its expression's loops
         (looped.py), or None from LOOPED_DEPTH blocks deep on (evaluated)."""
@@ -231,7 +240,7 @@ class StatementTexts:
         if s.count is None:
             lines.append("_n = len(w.zones[_a])")
         else:
-            lines += [*self.evaluated(s.count), "_n = _val"]
+            lines += [*self.counted(s.count, "draw"), "_n = _val"]
         return [*lines, "for _ in range(_n):", f"    if not w.zones[_a] and not {refill}(vm, _a):", "        break",
                 *("    " + line for line in draw)]
 
@@ -269,7 +278,7 @@ class StatementTexts:
         store = self.written(lambda gen: set_text(gen, s.target, gen.expr(s.target), "=",
                                                   f"{walk_to}({gen.expr(s.target)}, _val, _n)"))
         effected = "; ".join([f"{effect}(vm, env)", *self.rebound(s)])  # (it stores a local in env)
-        return [*self.evaluated(s.count), "_n = _val", *self.evaluated(s.direction), "if _n > 0:",
+        return [*self.counted(s.count, "move"), "_n = _val", *self.evaluated(s.direction), "if _n > 0:",
                 *("    " + line for line in guarded(store, effected))]
 
     def t_Say(self, s):

@@ -52,14 +52,26 @@ def test_a_number_that_is_none_is_named_with_the_operator_that_needs_it(tmp_path
     assert (d.span.line, d.span.col) == (4, line.rindex(at) + 1)
 
 
-def test_a_statement_given_none_for_a_number_says_so_in_the_games_words(tmp_path):
-    """Where no operator names the number (a repeat's count), R000 is at the statement and
-    says a value it needs is none, not Python's TypeError about NoneType (errors.failure_message)."""
+COUNTED = ("cards c(n: int) { card 1 card 2 }\nzone deck: c hidden\nzone heap: c hidden\n"
+           "board t(i: int) loop { space s0 0 space s1 1 }\nplayer { at: t = s0 }\nshared { n: int = 0 }\n")
+
+
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize("stmt,what", [("repeat k { n += 1 }", "repeat"), ("draw k from deck to heap", "draw"),
+                                       ("move seat(0).at by k steps forward", "move"),
+                                       ("move seat(1).at by k steps forward", "move")])
+def test_a_statement_given_none_for_its_count_names_it(tmp_path, stmt, what, fast):
+    """A repeat's count, a draw's and a walk's that is none is R000 at the count, naming the
+    statement, on op lists and in a rule's generator (ExprCompiler.counted, texts.counted);
+    the second walk runs an `on pass` trigger, so it steps as ops (flow.walk_ops)."""
+    trigger = "on pass t(s: t, p: player) { n += 1 }\n" if "seat(1)" in stmt else ""
+    line = f"rule flow() {{ let k = first(i in 1..n where i > 5)  {stmt} }}"
+    m = Machine(text_program(tmp_path, f"{COUNTED}{trigger}{line}\n"), 2, FixedChance(), fast=fast, start=False)
     with pytest.raises(GameRuntimeError) as err:
-        run_text(tmp_path, "shared { n: int = 0 }\nrule flow() { let k = first(i in 1..n where i > 5)  repeat k { n += 1 } }\n")
+        m.run()
     d = err.value.diagnostic
-    assert d.code == "R000" and d.message.startswith("a value this statement needs is none here")
-    assert "NoneType" not in d.message and "TypeError" not in d.message
+    assert d.code == "R000" and f"'{what}' needs a number" in d.message
+    assert (d.span.line, d.span.col) == (8 + bool(trigger), line.index(" k ", line.index(stmt)) + 2)
 
 
 STORED_NONES = [  # (the store, the field, what is underlined)

@@ -75,9 +75,18 @@ def no_case(span):
     raise GameRuntimeError(span, "R001", "the value matched is none, and no case names none: add 'else: VALUE'")
 
 
-def need(value, span):
+WHY_NO_VALUE = "(top and bottom of an empty zone, first and best of no items, and an optional field may be none)"
+
+
+def no_attribute(span, name: str) -> GameRuntimeError:
+    """R001 at `span`, a value that is none, whose attribute or field `name` was asked for."""
+    return GameRuntimeError(span, "R001", f"this value is none here, so it has no '{name}' {WHY_NO_VALUE}")
+
+
+def need(value, span, name: str):
+    """`value`, whose attribute `name` is read: none is R001 at it (`span`)."""
     if value is None:
-        raise GameRuntimeError(span, "R001", "this value is none here, so it has no attributes")
+        raise no_attribute(span, name)
     return value
 
 

@@ -286,8 +286,8 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
                 return obj
             if name == "alive":
                 return f"w.alive[{obj}]"
-        if self.checked:  # a none has no attributes: R001 at this attribute
-            obj = f"{self.const(need)}({obj}, {self.const(e.span)})"
+        if self.checked:  # a none has no attributes: R001 at the value that is none
+            obj = f"{self.const(need)}({obj}, {self.const(e.obj.span)}, {name!r})"
         if ot.kind == "player":
             return f"w.players[{obj}][{name!r}]"
         column = self.field_column(e)

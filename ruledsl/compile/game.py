@@ -12,7 +12,7 @@ from ..errors import RUNTIME_FAILURES, Diagnostic, GameRuntimeError, RuleError
 from ..runtime.program import BoardRT, Card, EndRT, Program
 from ..syntax import ast
 from .cards import CardCompiler
-from .checked_calls import WHY_NONE, none_checked, operated, stored_number
+from .checked_calls import WHY_NONE, no_attribute, none_checked, operated, stored_number
 from .decide import DecisionCompiler
 from .defs import light_cell
 from .expr import ExprCompiler
@@ -304,13 +304,13 @@ class StmtCompiler(FlowCompiler, DecisionCompiler, TellingCompiler, InlineCompil
             if target.note.binding.local:
                 return lambda w, env, v: env.__setitem__(name, v)
             return lambda w, env, v: w.shared.__setitem__(name, v)
-        obj, name, span = self.x(target.obj), target.name, target.span
+        obj, name, span = self.x(target.obj), target.name, target.obj.span
         ot = target.obj.note.type
 
         def need(w, env):
             o = obj(w, env)
             if o is None:
-                raise GameRuntimeError(span, "R001", "this value is none here, so it has no fields")
+                raise no_attribute(span, name)
             return o
         if ot.kind == "player":
             return lambda w, env, v: w.players[need(w, env)].__setitem__(name, v)

@@ -20,6 +20,8 @@ def test_an_attribute_of_none_names_the_expression_that_was_none(tmp_path):
     span = err.value.diagnostic.span
     assert err.value.diagnostic.code == "R001"
     assert (span.line, span.col) == (4, line.index("who.score") + 1)  # not the whole `let`
+    assert span.end_col == span.col + len("who")  # the value that is none, not its attribute
+    assert err.value.diagnostic.message.startswith("this value is none here, so it has no 'score' (")
 
 
 NONE_NUMBERS = [  # (the statements, the operator, what is underlined): `first` and `best` of no items give none
@@ -342,7 +344,8 @@ def test_a_failing_assignment_changes_nothing_and_names_the_none(tmp_path, stmt,
         run_text(tmp_path, f"player {{ score: int = 0 }}\nshared {{ who: player? = none  n: int = 0 }}\n{line}\n")
     span = err.value.diagnostic.span
     assert err.value.diagnostic.code == "R001"
-    assert (span.line, span.col) == (4, line.index(at) + 1)
+    assert (span.line, span.col, span.end_col) == (4, line.index(at) + 1, line.index(at) + 1 + len("who"))
+    assert "so it has no 'score'" in err.value.diagnostic.message
 
 
 def test_a_deeply_nested_expression_runs_up_to_the_checker_limit(tmp_path):

@@ -55,12 +55,6 @@ def none_checked(fn, span, what: str, each: bool = False):
     return checked
 
 
-def negated(x, span):
-    if x is None:
-        raise GameRuntimeError(span, "R000", none_number("-"))
-    return -x
-
-
 def divide(x, y, whole: bool, span, left, right):
     """`x / y` (whole) or `x % y`, at `span`: a side that is none is R000 at its span, a
     zero divisor R003."""
@@ -91,8 +85,8 @@ def need(value, span, name: str):
 
 
 def number_given(x, span, what: str):
-    """A number given to a builtin (`what`: its name) or as an end of a range (`..`): none
-    is R000 at it."""
+    """A number given to a builtin (`what`: its name), a statement's count, unary minus or
+    as an end of a range (`..`): none is R000 at it."""
     if x is None:
         raise GameRuntimeError(span, "R000", none_number(what))
     return x

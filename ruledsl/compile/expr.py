@@ -25,7 +25,7 @@ from ..check.types import Binding
 from ..syntax import ast
 from .aggregates import CollectionGen, var as _var
 from .bounds import Bounds, Nones
-from .checked_calls import OPERATORS, divide, index, need, negated, no_case, number_given, operated
+from .checked_calls import OPERATORS, divide, index, need, no_case, number_given, operated
 from .defs import DEF_ROOM, DefCalls, SmallDefs, def_body, def_template
 from .looped import StatementLoops
 from .made import (CHECKED_TEMPLATE, LINES_TEMPLATE, STORE_TEMPLATE, TEMPLATE, Checked, body_lines, built, namespace,
@@ -373,7 +373,7 @@ class _Gen(CollectionGen, StatementLoops, TableReads, DefCalls):
 
     def c_Neg(self, e):
         if self.checked:
-            return f"{self.const(negated)}({self.expr(e.operand)}, {self.const(e.operand.span)})"
+            return f"(-{self.const(number_given)}({self.expr(e.operand)}, {self.const(e.operand.span)}, '-'))"
         return f"(-{self.expr(e.operand)})"
 
     def c_Cond(self, e):

@@ -89,15 +89,12 @@ SETUP_ORDER = ("constants, shared fields, player fields, board fields and card f
 
 
 def _start(ex, e, span, what):
-    """The starting value `e` of a constant or field (`what` names it), as _at_setup makes
-    it; a number that may be none (bounds.Nones) is checked not to be."""
-    t = e.note.type
-    return _at_setup(ex.once(e), span, what, t is not None and t.kind == "int" and ex.nones.may_be_none(e))
+    """The starting value `e` of a constant or field (`what` names it), made at set-up:
+    failing, it is a runtime error at its declaration (R009), not a crash; beyond R012's
+    bound, R012 there; a number that is none (where it may be: bounds.Nones), R000 there."""
+    fn, t = ex.once(e), e.note.type
+    number = t is not None and t.kind == "int" and ex.nones.may_be_none(e)
 
-
-def _at_setup(fn, span, what, number: bool = False):
-    """A starting value; failing, it is a runtime error at its declaration (R009), not a
-    crash; beyond R012's bound, R012 there; a `number` that is none, R000 there."""
     def initial(w, env):
         try:
             value = fn(w, env)

@@ -23,11 +23,15 @@ class Seed(click.ParamType):
         text = str(value).strip()
         if re.fullmatch(rf"[+-]?\d{{1,{MAX_SEED_DIGITS}}}", text):
             return int(text)
-        shown = printable(text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)")
-        self.fail(f"'{shown}' is not a seed: a seed is an integer of at most {MAX_SEED_DIGITS} digits", param, ctx)
+        self.fail(f"'{_shown(text)}' is not a seed: a seed is an integer of at most {MAX_SEED_DIGITS} digits", param, ctx)
 
 
 SEED = Seed()
+
+
+def _shown(text: str) -> str:
+    """`text` as an error shows it: printable, and a long one cut (with its length)."""
+    return printable(text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)")
 
 
 class Jobs(click.ParamType):
@@ -45,8 +49,7 @@ class Jobs(click.ParamType):
             return usable_cpus()
         if re.fullmatch(r"\+?\d{1,6}", text) and int(text) >= 1:
             return int(text)
-        shown = printable(text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)")
-        self.fail(f"'{shown}' is not a number of processes: give an integer of at least 1, or auto", param, ctx)
+        self.fail(f"'{_shown(text)}' is not a number of processes: give an integer of at least 1, or auto", param, ctx)
 
 
 def usable_cpus() -> int:

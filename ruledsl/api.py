@@ -97,6 +97,7 @@ class Game:
 
     def __init__(self, compiled: Compiled):
         self.compiled = compiled  # the pipeline's Game (program, model, loaded files)
+        self._layouts: dict = {}  # players -> the observation's Layout (play/tensor.py)
 
     @property
     def path(self) -> str:
@@ -129,6 +130,18 @@ class Game:
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.title!r} takes {self.min_players}..{self.max_players} players, not {n}")
         return Match(self, n, seed, record, agents)
+
+    def observation_pieces(self, players: int) -> list:
+        """[(name, shape, start)] of the vector `Match.observation` gives at `players`: what
+        each part of it holds is in docs/api.md ("Observations as numbers")."""
+        return list(self.observation_layout(players).pieces)
+
+    def observation_layout(self, players: int):
+        layout = self._layouts.get(players)
+        if layout is None:
+            from .play.tensor import Layout  # here: playing needs no layout
+            layout = self._layouts[players] = Layout(self.compiled, players)
+        return layout
 
 
 class Match:
@@ -198,6 +211,14 @@ class Match:
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"seat {seat}: the game has seats 0..{self.players - 1}")
         return self.machine.w.snapshot(seat)
+
+    def observation(self, seat: int) -> list:
+        """What `seat` sees, as `Game.observation_pieces` lays it out: floats, the same
+        length in every state of a game at this player count (for learning agents; the
+        OpenSpiel adapter's observation_tensor)."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat}: the game has seats 0..{self.players - 1}")
+        return self.game.observation_layout(self.players).observe(self.machine, seat)
 
     def digest(self) -> str:
         """A short hash of the whole state, as transcripts record it after each choice."""

@@ -27,6 +27,7 @@ import pyspiel
 
 from ..pipeline import load_game as load_ruledsl
 from ..play.mcts import shares
+from ..play.tensor import Layout
 from ..syntax import ast
 from .chance import node_outcomes
 from .info import SeatObserver
@@ -83,7 +84,7 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification={"game": "", "players": 0, "returns": "win", "max_steps": DEFAULT_MAX_STEPS,
                              "simultaneous": False})
 # The same with sealed runs of secret decisions as simultaneous-move nodes (openspiel_sim.py).
@@ -93,7 +94,7 @@ GAME_TYPE_SIMULTANEOUS = pyspiel.GameType(
     information=GAME_TYPE.information, utility=GAME_TYPE.utility, reward_model=GAME_TYPE.reward_model,
     max_num_players=100, min_num_players=1, provides_information_state_string=True,
     provides_information_state_tensor=False, provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification={**GAME_TYPE.parameter_specification, "simultaneous": True})
 
 
@@ -114,6 +115,7 @@ class RuledslGame(pyspiel.Game):
             raise ValueError(f"returns={self.returns_mode!r}: use 'win' or 'score'")
         self.max_steps = int(params.get("max_steps", DEFAULT_MAX_STEPS))
         self.simultaneous = bool(params.get("simultaneous", False))
+        self.layout = Layout(self.ruledsl, self.players)  # the observation tensor's (play/tensor.py)
         self.labels = label_vocabulary(self.ruledsl)
         self.label_ids = {label: i for i, label in enumerate(self.labels)}
         for n in MORE_NUMBERS:  # "101" -> the first id after the known labels, and so on
@@ -138,7 +140,7 @@ class RuledslGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return SeatObserver(perfect_recall)
+        return SeatObserver(perfect_recall, self.layout)
 
     def label_of(self, action: int) -> str | None:
         """The label an action id stands for in every state (known labels and numbers);

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 
 import numpy as np
 
@@ -32,10 +33,14 @@ class Seen:
 
     def view(self, seat: int) -> str:
         if seat not in self.views:
-            if self.machine is None:
-                self.replay()
-            self.views[seat] = json.dumps(self.machine.w.snapshot(seat), sort_keys=True, separators=(",", ":"))
+            self.views[seat] = json.dumps(self.world().snapshot(seat), sort_keys=True, separators=(",", ":"))
         return self.views[seat]
+
+    def world(self):
+        """The World this step left (made again by a replay once the machine moved on)."""
+        if self.machine is None:
+            self.replay()
+        return self.machine.w
 
     def replay(self):
         """Plays the game again from its set-up to this link (the same options and chance
@@ -73,15 +78,33 @@ class Seen:
 
 
 class SeatObserver:
-    """Strings only: a seat's information state (its hash chain and view) or observation (its view)."""
+    """A seat's information state (perfect recall: its hash chain and view, a string only)
+    or its observation: its view as a string and as a tensor (`layout`, play/tensor.py;
+    `dict` names each piece's part of `tensor`, shaped)."""
 
-    def __init__(self, perfect_recall: bool):
+    def __init__(self, perfect_recall: bool, layout=None):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+        self.layout = None if perfect_recall else layout
+        self.tensor = np.zeros(0 if self.layout is None else self.layout.size, np.float32)
+        self.dict = {} if self.layout is None else \
+            {name: self.tensor[start:start + math.prod(shape)].reshape(shape) for name, shape, start in self.layout.pieces}
 
     def set_from(self, state, player):
-        pass
+        if self.layout is None:
+            return
+        play = state.play
+        if play.seen is None:  # set-up waits for chance: nothing is seen yet
+            self.tensor[:] = 0.0
+            self.tensor[self.layout.observer + player] = 1.0
+            self.tensor[self.layout.to_move + self.layout.players] = 1.0
+        elif play.event is not None:  # chance: what the last step left, no one to move
+            self.tensor[:] = self.layout.encode(play.seen.world(), player)
+        elif play.run:  # a simultaneous node: no one seat to move; a member's own decision
+            member = play.member(player)
+            self.tensor[:] = self.layout.encode(play.seen.world(), player, None,
+                                                None if member is None else member.name)
+        else:
+            self.tensor[:] = self.layout.observe(play.machine, player)
 
     def string_from(self, state, player):
         state = state.play

@@ -28,6 +28,7 @@ import pyspiel
 from ..pipeline import load_game as load_ruledsl
 from ..play.mcts import shares
 from ..play.tensor import Layout
+from ..check.types import elem_of
 from ..syntax import ast
 from .chance import node_outcomes
 from .info import SeatObserver
@@ -37,12 +38,14 @@ SHORT_NAME = "python_ruledsl"
 NUMBERS = range(0, 101)  # number labels with ids of their own, among the known labels
 MORE_NUMBERS = range(101, 10_000)  # number labels with ids after the known labels, by value (a price, a bid)
 OVERFLOW = 512  # hashed ids for any other label; a decision may offer at most this many such labels
+NAMED_KINDS = frozenset({"player", "card", "bool", "space", "enum"})  # values labelled by names the vocabulary has
 DEFAULT_MAX_STEPS = 10_000
 
 
 # ---------------------------------------------------------------- static tables
-def label_vocabulary(game) -> list:
-    """Every label the game can offer that is known before play, sorted."""
+def label_vocabulary(game, numbers: bool = True) -> list:
+    """Every label the game can offer that is known before play, sorted; the numbers
+    0..100 only where a decision may offer numbers (`numbers`)."""
     program, labels = game.program, {"pass", "none", "yes", "no"}
     for node in ast.walk(game.loaded.decls):
         if isinstance(node, ast.Menu):
@@ -58,8 +61,22 @@ def label_vocabulary(game) -> list:
     for values in program.enums.values():
         labels.update(values)
     labels.update(f"seat {s}" for s in range(program.max_players))
-    labels.update(str(i) for i in NUMBERS)
+    if numbers:
+        labels.update(str(i) for i in NUMBERS)
     return sorted(labels)
+
+
+def offered_kinds(game) -> set:
+    """The kinds of value `choose` may offer (types.T kinds; "any" where the checker left
+    one untyped): every other decision offers labels the rules' text names (menu and `may`
+    labels, "pass", a walk's spaces)."""
+    kinds = set()
+    for node in ast.walk(game.loaded.decls):
+        if isinstance(node, ast.Choose):
+            t = node.source.note.type
+            elem = elem_of(t) if t is not None else None
+            kinds.add("any" if elem is None else elem.kind)
+    return kinds
 
 
 def most_dice_sides(game) -> int:
@@ -116,20 +133,26 @@ class RuledslGame(pyspiel.Game):
         self.max_steps = int(params.get("max_steps", DEFAULT_MAX_STEPS))
         self.simultaneous = bool(params.get("simultaneous", False))
         self.layout = Layout(self.ruledsl, self.players)  # the observation tensor's (play/tensor.py)
-        self.labels = label_vocabulary(self.ruledsl)
+        # the action space holds the numbers only where a choice may offer numbers, and the
+        # hashed ids only where it may offer labels no name of the rules is (a number
+        # outside 0..9,999, a zone, a list): tic-tac-toe has 15 actions, not 10,529
+        kinds = offered_kinds(self.ruledsl)
+        self.labels = label_vocabulary(self.ruledsl, numbers="int" in kinds)
+        self.more_numbers = MORE_NUMBERS if "int" in kinds else range(0)
+        self.overflow = OVERFLOW if kinds - NAMED_KINDS else 0
         self.label_ids = {label: i for i, label in enumerate(self.labels)}
-        for n in MORE_NUMBERS:  # "101" -> the first id after the known labels, and so on
+        for n in self.more_numbers:  # "101" -> the first id after the known labels, and so on
             self.label_ids.setdefault(str(n), len(self.labels) + n - MORE_NUMBERS.start)
-        self.hashed = len(self.labels) + len(MORE_NUMBERS)  # the first hashed id
+        self.hashed = len(self.labels) + len(self.more_numbers)  # the first hashed id
         bound = 1.0 if self.returns_mode == "win" else 1e9
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.hashed + OVERFLOW + self.simultaneous,
+            num_distinct_actions=self.hashed + self.overflow + self.simultaneous,
             max_chance_outcomes=max(len(program.cards), most_dice_sides(self.ruledsl), 2),
             num_players=self.players, min_utility=-bound, max_utility=bound, utility_sum=0.0,
             max_game_length=self.max_steps)
         params = {"game": self.path, "players": self.players, "returns": self.returns_mode,
                   "max_steps": self.max_steps, "simultaneous": self.simultaneous}
-        self.no_move = self.hashed + OVERFLOW  # a seat outside a simultaneous node's run
+        self.no_move = self.hashed + self.overflow  # a seat outside a simultaneous node's run
         # a step may change its machine in place (not on a copy), pausing where it asks for
         # chance; not in a simultaneous game, whose runs keep the machines between members
         self.in_place = not self.simultaneous
@@ -157,17 +180,17 @@ class RuledslGame(pyspiel.Game):
         ids = [known.get(label) for label in labels]
         if None not in ids:  # all known labels or numbers (the common case): distinct, as the labels are
             return ids
-        if ids.count(None) > OVERFLOW:
+        if ids.count(None) > self.overflow:
             raise ValueError(f"'{name}' offers {ids.count(None):,} options that are neither labels the game "
                              f"names nor numbers 0..{MORE_NUMBERS.stop - 1:,}; OpenSpiel's action space "
-                             f"numbers at most {OVERFLOW} such options apart in one decision")
+                             f"numbers at most {self.overflow} such options apart in one decision")
         ids, taken = [], set()
         for label in labels:
             i = known.get(label)
             if i is None:
                 h = label_hash(label)
                 while self.hashed + h in taken:
-                    h = (h + 1) % OVERFLOW
+                    h = (h + 1) % self.overflow
                 i = self.hashed + h
             taken.add(i)
             ids.append(i)

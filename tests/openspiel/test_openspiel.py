@@ -305,3 +305,20 @@ def test_a_decision_beyond_the_action_space_is_refused_clearly(tmp_path):
     game = prices_game(tmp_path, 11_000)  # 1,001 numbers past 9,999: more than 512 hashed ids
     with pytest.raises(Exception, match="'price' offers 1,001 options"):
         game.new_initial_state().legal_actions()
+
+
+def test_the_action_space_holds_numbers_and_hashed_ids_only_where_a_choice_may_offer_them(tmp_path):
+    """Tic-tac-toe's actions are its names (cells, seats, pass, yes, no, none, directions):
+    no decision offers a number or an unnamed label, so neither region is there."""
+    game = load_game(str(EXAMPLES / "tic_tac_toe.game"))
+    assert game.num_distinct_actions() == len(game.labels) < 20
+    assert "5" not in game.label_ids and game.overflow == 0
+    rng = np.random.RandomState(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert max(legal) < game.num_distinct_actions()
+        state.apply_action(legal[rng.randint(len(legal))])
+    prices = prices_game(tmp_path, 20)  # a choice of numbers: 0..100 named, then 101..9,999, then hashed ids
+    assert prices.label_ids["5"] < len(prices.labels) and prices.overflow == 512
+    assert prices.num_distinct_actions() == len(prices.labels) + 9_899 + 512

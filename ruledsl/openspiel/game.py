@@ -21,70 +21,24 @@ played (openspiel_sim.py says when that is exact).
 """
 from __future__ import annotations
 
-import hashlib
-
 import pyspiel
 
 from ..pipeline import load_game as load_ruledsl
+from ..play.actions import ActionSpace
 from ..play.mcts import shares
 from ..play.tensor import Layout
-from ..check.types import elem_of
 from ..syntax import ast
 from .chance import node_outcomes
 from .info import SeatObserver
 from .play import Play
 
 SHORT_NAME = "python_ruledsl"
-NUMBERS = range(0, 101)  # number labels with ids of their own, among the known labels
-MORE_NUMBERS = range(101, 10_000)  # number labels with ids after the known labels, by value (a price, a bid)
-OVERFLOW = 512  # hashed ids for any other label; a decision may offer at most this many such labels
-NAMED_KINDS = frozenset({"player", "card", "bool", "space", "enum"})  # values labelled by names the vocabulary has
 DEFAULT_MAX_STEPS = 10_000
 
 
 # ---------------------------------------------------------------- static tables
-def label_vocabulary(game, numbers: bool = True) -> list:
-    """Every label the game can offer that is known before play, sorted; the numbers
-    0..100 only where a decision may offer numbers (`numbers`)."""
-    program, labels = game.program, {"pass", "none", "yes", "no"}
-    for node in ast.walk(game.loaded.decls):
-        if isinstance(node, ast.Menu):
-            labels.update(o.label for o in node.options)
-        elif isinstance(node, ast.May):
-            labels.add(node.label)
-    copies: dict = {}
-    for card in program.cards:
-        copies[card.label] = copies.get(card.label, 0) + 1
-        labels.add(card.label if copies[card.label] == 1 else f"{card.label} #{copies[card.label]}")
-    for board in program.boards.values():
-        labels.update(board.spaces)
-    for values in program.enums.values():
-        labels.update(values)
-    labels.update(f"seat {s}" for s in range(program.max_players))
-    if numbers:
-        labels.update(str(i) for i in NUMBERS)
-    return sorted(labels)
-
-
-def offered_kinds(game) -> set:
-    """The kinds of value `choose` may offer (types.T kinds; "any" where the checker left
-    one untyped): every other decision offers labels the rules' text names (menu and `may`
-    labels, "pass", a walk's spaces)."""
-    kinds = set()
-    for node in ast.walk(game.loaded.decls):
-        if isinstance(node, ast.Choose):
-            t = node.source.note.type
-            elem = elem_of(t) if t is not None else None
-            kinds.add("any" if elem is None else elem.kind)
-    return kinds
-
-
 def most_dice_sides(game) -> int:
     return max([n.sides for n in ast.walk(game.loaded.decls) if isinstance(n, ast.Roll)], default=1)
-
-
-def label_hash(label: str) -> int:
-    return int.from_bytes(hashlib.blake2b(label.encode(), digest_size=8).digest(), "big") % OVERFLOW
 
 
 # ---------------------------------------------------------------- the game
@@ -133,26 +87,20 @@ class RuledslGame(pyspiel.Game):
         self.max_steps = int(params.get("max_steps", DEFAULT_MAX_STEPS))
         self.simultaneous = bool(params.get("simultaneous", False))
         self.layout = Layout(self.ruledsl, self.players)  # the observation tensor's (play/tensor.py)
-        # the action space holds the numbers only where a choice may offer numbers, and the
-        # hashed ids only where it may offer labels no name of the rules is (a number
-        # outside 0..9,999, a zone, a list): tic-tac-toe has 15 actions, not 10,529
-        kinds = offered_kinds(self.ruledsl)
-        self.labels = label_vocabulary(self.ruledsl, numbers="int" in kinds)
-        self.more_numbers = MORE_NUMBERS if "int" in kinds else range(0)
-        self.overflow = OVERFLOW if kinds - NAMED_KINDS else 0
-        self.label_ids = {label: i for i, label in enumerate(self.labels)}
-        for n in self.more_numbers:  # "101" -> the first id after the known labels, and so on
-            self.label_ids.setdefault(str(n), len(self.labels) + n - MORE_NUMBERS.start)
-        self.hashed = len(self.labels) + len(self.more_numbers)  # the first hashed id
+        # numbers and hashed ids only where a choice may offer them (play/actions.py):
+        # tic-tac-toe has 17 actions, not 10,529
+        self.actions = ActionSpace(self.ruledsl)
+        self.labels, self.label_ids = self.actions.labels, self.actions.label_ids
+        self.action_ids, self.label_of = self.actions.ids, self.actions.label_of
         bound = 1.0 if self.returns_mode == "win" else 1e9
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.hashed + self.overflow + self.simultaneous,
+            num_distinct_actions=self.actions.size + self.simultaneous,
             max_chance_outcomes=max(len(program.cards), most_dice_sides(self.ruledsl), 2),
             num_players=self.players, min_utility=-bound, max_utility=bound, utility_sum=0.0,
             max_game_length=self.max_steps)
         params = {"game": self.path, "players": self.players, "returns": self.returns_mode,
                   "max_steps": self.max_steps, "simultaneous": self.simultaneous}
-        self.no_move = self.hashed + self.overflow  # a seat outside a simultaneous node's run
+        self.no_move = self.actions.size  # a seat outside a simultaneous node's run
         # a step may change its machine in place (not on a copy), pausing where it asks for
         # chance; not in a simultaneous game, whose runs keep the machines between members
         self.in_place = not self.simultaneous
@@ -164,37 +112,6 @@ class RuledslGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
         return SeatObserver(perfect_recall, self.layout)
-
-    def label_of(self, action: int) -> str | None:
-        """The label an action id stands for in every state (known labels and numbers);
-        None for a hashed id."""
-        if action < len(self.labels):
-            return self.labels[action]
-        if action < self.hashed:
-            return str(action - len(self.labels) + MORE_NUMBERS.start)
-        return None
-
-    def action_ids(self, labels, name: str = "") -> list:
-        """Each label's id, in the order given; distinct within one decision (`name`)."""
-        known = self.label_ids
-        ids = [known.get(label) for label in labels]
-        if None not in ids:  # all known labels or numbers (the common case): distinct, as the labels are
-            return ids
-        if ids.count(None) > self.overflow:
-            raise ValueError(f"'{name}' offers {ids.count(None):,} options that are neither labels the game "
-                             f"names nor numbers 0..{MORE_NUMBERS.stop - 1:,}; OpenSpiel's action space "
-                             f"numbers at most {self.overflow} such options apart in one decision")
-        ids, taken = [], set()
-        for label in labels:
-            i = known.get(label)
-            if i is None:
-                h = label_hash(label)
-                while self.hashed + h in taken:
-                    h = (h + 1) % self.overflow
-                i = self.hashed + h
-            taken.add(i)
-            ids.append(i)
-        return ids
 
 
 class RuledslState(pyspiel.State):

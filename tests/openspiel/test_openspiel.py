@@ -312,7 +312,7 @@ def test_the_action_space_holds_numbers_and_hashed_ids_only_where_a_choice_may_o
     no decision offers a number or an unnamed label, so neither region is there."""
     game = load_game(str(EXAMPLES / "tic_tac_toe.game"))
     assert game.num_distinct_actions() == len(game.labels) < 20
-    assert "5" not in game.label_ids and game.overflow == 0
+    assert "5" not in game.label_ids and game.actions.overflow == 0
     rng = np.random.RandomState(2)
     state = game.new_initial_state()
     while not state.is_terminal():
@@ -320,5 +320,5 @@ def test_the_action_space_holds_numbers_and_hashed_ids_only_where_a_choice_may_o
         assert max(legal) < game.num_distinct_actions()
         state.apply_action(legal[rng.randint(len(legal))])
     prices = prices_game(tmp_path, 20)  # a choice of numbers: 0..100 named, then 101..9,999, then hashed ids
-    assert prices.label_ids["5"] < len(prices.labels) and prices.overflow == 512
+    assert prices.label_ids["5"] < len(prices.labels) and prices.actions.overflow == 512
     assert prices.num_distinct_actions() == len(prices.labels) + 9_899 + 512

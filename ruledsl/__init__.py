@@ -4,7 +4,7 @@ Layers, each importing only the ones before it (tests/test_layers.py): errors,
 codes, budget, version, cache and collector; syntax (grammar, parser, AST,
 variants); check; runtime (the Machine and its World); compile (a checked game -> a
 runtime Program); pipeline (load -> check -> compile); play (agents, transcripts,
-replay, simulation, views); openspiel; api; cli.
+replay, simulation, views); openspiel and pettingzoo (the RL adapters); api; cli.
 
 The stable Python API (docs/api.md) is ruledsl.api, re-exported here:
 `ruledsl.load("games/base.game").start(players=3, seed=1)`. The re-exports are

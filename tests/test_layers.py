@@ -13,7 +13,7 @@ LAYERS = [  # in order; a module may import its own layer and earlier ones
     {"compile"},
     {"pipeline"},
     {"play"},
-    {"openspiel"},
+    {"openspiel", "pettingzoo"},
     {"api"},
     {"cli", "pytest_plugin", "__init__", "__main__"},
 ]

@@ -25,7 +25,7 @@ import pyspiel
 
 from ..pipeline import load_game as load_ruledsl
 from ..play.actions import ActionSpace
-from ..play.mcts import shares
+from ..play.mcts import seat_returns
 from ..play.tensor import Layout
 from ..syntax import ast
 from .chance import node_outcomes
@@ -174,13 +174,6 @@ class RuledslState(pyspiel.State):
 
     def __str__(self):
         return self.play.text()
-
-
-def seat_returns(result, players: int, mode: str) -> list:
-    if mode == "score":
-        mean = sum(result.scores) / players
-        return [float(s - mean) for s in result.scores]
-    return shares(result.winners, players)
 
 
 def load_game(path: str, players: int | None = None, returns: str = "win", max_steps: int = DEFAULT_MAX_STEPS,

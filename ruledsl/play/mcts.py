@@ -163,6 +163,16 @@ def shares(winners, n: int) -> list:
     return [win if s in winners else lose for s in range(n)]
 
 
+def seat_returns(result, players: int, mode: str) -> list:
+    """What a finished game (`result`) is worth to each seat, as the RL adapters pay it:
+    "win", the winners share +1 and the others -1 (0 for all without a winner, or with
+    everyone winning); "score", each score minus the mean score. Both sum to 0."""
+    if mode == "score":
+        mean = sum(result.scores) / players
+        return [float(s - mean) for s in result.scores]
+    return shares(result.winners, players)
+
+
 def determinize(machine, seat: int, rng: random.Random, chance_seed: str):
     """A copy of the game in which the cards `seat` cannot see are reshuffled among
     the places it cannot see, card set by card set (a place whose card shows some

@@ -136,6 +136,11 @@ class Game:
         each part of it holds is in docs/api.md ("Observations as numbers")."""
         return list(self.observation_layout(players).pieces)
 
+    def observation_legend(self, players: int) -> list:
+        """A name for each number of `Match.observation` at `players`, in order:
+        "players[seat 1].coins", "board grid[b2].owner=seat 0", "cards[red #2] in hand", ..."""
+        return self.observation_layout(players).legend()
+
     def observation_layout(self, players: int):
         layout = self._layouts.get(players)
         if layout is None:

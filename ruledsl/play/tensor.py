@@ -38,11 +38,11 @@ from ..syntax import ast
 
 class _Place:
     """How one value is written: at `offset` within a row, a number (`index` None) or
-    one-hot (`index`: value -> place, over `width` places)."""
-    __slots__ = ("offset", "width", "index")
+    one-hot (`index`: value -> place, over `width` places, `names` naming each place)."""
+    __slots__ = ("offset", "width", "index", "names")
 
-    def __init__(self, offset: int, width: int = 1, index: dict | None = None):
-        self.offset, self.width, self.index = offset, width, index
+    def __init__(self, offset: int, width: int = 1, index: dict | None = None, names: list | None = None):
+        self.offset, self.width, self.index, self.names = offset, width, index, names
 
     def write(self, out: list, at: int, value):
         if self.index is None:
@@ -63,7 +63,7 @@ class Layout:
     def __init__(self, compiled, players: int):
         self.program, self.model, self.players = compiled.program, compiled.model, players
         p = self.program
-        self.label_groups = self._label_groups()
+        self.label_groups, self.row_labels = self._label_groups()
         self.pieces: list = []  # (name, shape, start)
         self.size = 0
         self.observer = self._piece("observer", (players,))
@@ -95,19 +95,24 @@ class Layout:
         self.size += math.prod(shape)
         return start
 
-    def _label_groups(self) -> dict:
-        """card id -> (its group's first row, its label's number in its set): copies of a
-        card (one set, one label) share a group of rows, the cards' rows in id order."""
-        first: dict = {}
-        numbers: dict = {}
-        groups = {}
+    def _label_groups(self) -> tuple:
+        """({card id: (its group's first row, its label's number in its set)}, a name for
+        each row). Copies of a card (one set, one label) are a group; the groups' rows
+        follow each other, in the order of their first cards' ids."""
+        groups: dict = {}  # (set, label) -> its cards' ids
+        numbers: dict = {}  # (set, label) -> its label's number in its set
         for card in self.program.cards:
             key = (card.set, card.label)
-            if key not in first:
-                first[key] = card.id
+            if key not in groups:
+                groups[key] = []
                 numbers[key] = sum(1 for k in numbers if k[0] == card.set)
-            groups[card.id] = (first[key], numbers[key])
-        return groups
+            groups[key].append(card.id)
+        of_card, row_labels = {}, []
+        for key, ids in groups.items():
+            for k, c in enumerate(ids):
+                of_card[c] = (len(row_labels) - k, numbers[key])
+                row_labels.append(key[1] if k == 0 else f"{key[1]} #{k + 1}")
+        return of_card, row_labels
 
     def _set_labels(self, name: str) -> dict:
         """card id -> the number of its label in card set `name` (one-hot place)."""
@@ -117,16 +122,22 @@ class Layout:
         t = self.model.resolve_type(ref)
         kind = t.kind if t is not None else "int"
         if kind == "player":
+            names = [f"seat {s}" for s in range(self.players)]
             index = _one_hot(range(self.players))
         elif kind == "enum":
-            index = _one_hot(self.model.enums[t.name])
+            names = list(self.model.enums[t.name])
+            index = _one_hot(names)
         elif kind == "space":
-            index = _one_hot(self.model.boards[t.name].spaces)
+            names = list(self.model.boards[t.name].spaces)
+            index = _one_hot(names)
         elif kind == "card":
             index = self._set_labels(t.name)
+            names = [""] * (max(index.values(), default=-1) + 1)
+            for c, k in index.items():
+                names[k] = names[k] or self.program.cards[c].label
         else:
             return _Place(offset)
-        return _Place(offset, max(index.values(), default=-1) + 1, index)
+        return _Place(offset, len(names), index, names)
 
     def _fields(self, decls: dict, offset: int) -> tuple:
         """({field: its place}, the row's width) for field declarations, after `offset` places."""
@@ -161,6 +172,7 @@ class Layout:
         for i, name in enumerate(names):
             per = p.zones[name].per
             places[name] = (i, regions.get(per))
+        self.key_regions = regions
         self.top_place = offset
         return places, offset + 1
 
@@ -179,6 +191,54 @@ class Layout:
                     offset += 1
             shown[key] = dict(pairs)
         return shown
+
+    # ------------------------------------------------------------ names
+    def legend(self) -> list:
+        """A name for each number of the vector, in order: 'players[seat 1].coins',
+        'board grid[b2].owner=seat 0', 'cards[red #2] in hand', 'zone sizes[deck'], ..."""
+        p, names = self.program, [""] * self.size
+        seats = [f"seat {s}" for s in range(self.players)]
+        for s, seat in enumerate(seats):
+            names[self.observer + s] = f"observer={seat}"
+            names[self.to_move + s] = f"to_move={seat}"
+        names[self.to_move + self.players] = "to_move=no one"
+        for name, i in self.decisions.items():
+            names[self.decision + i] = f"decision={name}"
+        names[self.decision + len(self.decisions)] = "decision=another"
+        self._name_fields(names, self.shared_at, "shared", self.shared_row)
+        for s, seat in enumerate(seats):
+            at = self.players_at + s * self.player_width
+            names[at] = f"players[{seat}] in play"
+            self._name_fields(names, at, f"players[{seat}]", self.player_row)
+        for board, places, width, start in self.boards:
+            for row, space in enumerate(self.model.boards[board].spaces):
+                self._name_fields(names, start + row * width, f"board {board}[{space}]", places)
+        for i, key in enumerate(self.zone_order):
+            names[self.zone_sizes + i] = f"zone sizes[{p.zone_label(key)}]"
+        for row, label in enumerate(self.row_labels):
+            at = self.cards_at + row * self.card_width
+            for zone, (number, _) in self.zone_places.items():
+                names[at + number] = f"cards[{label}] in {zone}"
+            for per, (start, index) in self.key_regions.items():
+                if index is None:
+                    names[at + start] = f"cards[{label}] under the card of label number (per {per})"
+                else:
+                    for value, k in index.items():
+                        names[at + start + k] = f"cards[{label}] per {per}={seats[value] if per == 'player' else value}"
+            names[at + self.top_place] = f"cards[{label}] on top"
+        for key, places in self.shown.items():
+            for (attr, value), k in places.items():
+                names[self.shown_at + k] = f"shown[{p.zone_label(key)}] {attr}={value}"
+        return names
+
+    @staticmethod
+    def _name_fields(names: list, at: int, owner: str, places: dict):
+        for field, place in places.items():
+            if place.index is None:
+                names[at + place.offset] = f"{owner}.{field}"
+            else:
+                for k, value in enumerate(place.names):
+                    names[at + place.offset + k] = f"{owner}.{field}={value}"
 
     # ------------------------------------------------------------ a view
     def observe(self, machine, seat: int) -> list:

@@ -185,6 +185,38 @@ def test_shown_attributes_of_hidden_cards_are_counted():
     assert shown[places[("boss", boss)]] >= 1.0
 
 
+def test_each_card_has_a_row_of_its_own_and_copies_rows_side_by_side(tmp_path):
+    """Red, blue, red: the reds' rows are 0 and 1, blue's 2 (the second red once took
+    blue's row); seat 0 sees the reds on the table and blue in its hand, one zone a row."""
+    text_program(tmp_path, SECRET)
+    compiled = ruledsl.load(str(tmp_path / "t.game")).compiled
+    layout = Layout(compiled, 2)
+    assert layout.row_labels == ["red", "red #2", "blue"]
+    m = Machine(compiled.program, 2, RandomChance(0), fast=True, start=False)
+    m.w.zones[("table", None)] = [0, 2]
+    m.w.zones[("hand", 0)] = [1]
+    m.w.zones[("bag", None)] = []
+    rows = piece(layout, layout.encode(m.w, 0), "cards")
+    w, table, hand = layout.card_width, layout.zone_places["table"][0], layout.zone_places["hand"][0]
+    assert [(rows[r * w + table], rows[r * w + hand]) for r in range(3)] == [(1.0, 0.0), (1.0, 0.0), (0.0, 1.0)]
+
+
+def test_the_legend_names_every_number_once(tmp_path):
+    compiled = repository_game("examples/tic_tac_toe.game")
+    layout = Layout(compiled, 2)
+    names = layout.legend()
+    assert len(names) == layout.size == len(set(names)) and "" not in names
+    m = Machine(compiled.program, 2, RandomChance(1), fast=True)
+    m.choose("b2")
+    on = [names[i] for i, x in enumerate(layout.observe(m, 1)) if x]
+    assert on == ["observer=seat 1", "to_move=seat 1", "decision=mark a cell", "players[seat 0] in play",
+                  "players[seat 1] in play", "board grid[b2].owner=seat 0"]
+    text_program(tmp_path, SECRET)
+    cards = Layout(ruledsl.load(str(tmp_path / "t.game")).compiled, 2).legend()
+    assert "cards[red #2] in table" in cards and "cards[blue] per player=seat 1" in cards
+    assert "players[seat 1].bid" in cards and "zone sizes[hand/seat 0]" in cards
+
+
 def test_decision_names_come_from_the_rules_text(tmp_path):
     text_program(tmp_path, 'rule flow() {\n  choose x from 1..2 by seat(0)\n  choose y from 1..2 by seat(0) as "pick"\n'
                            '  may seat(1) "dance" { }\n  end "e" draw\n}\n')
@@ -200,5 +232,6 @@ def test_the_apis_observation_is_the_layouts():
     vector = match.observation(0)
     assert vector == Layout(game.compiled, 2).observe(match.machine, 0)
     assert len(vector) == pieces[-1][2] + (pieces[-1][1][0] if pieces[-1][1] else 0)
+    assert game.observation_legend(2) == Layout(game.compiled, 2).legend() and len(game.observation_legend(2)) == len(vector)
     with pytest.raises(ValueError, match="seats 0..1"):
         match.observation(2)

@@ -134,14 +134,14 @@ class Game:
     def observation_pieces(self, players: int) -> list:
         """[(name, shape, start)] of the vector `Match.observation` gives at `players`: what
         each part of it holds is in docs/api.md ("Observations as numbers")."""
-        return list(self.observation_layout(players).pieces)
+        return list(self._observation_layout(players).pieces)
 
     def observation_legend(self, players: int) -> list:
         """A name for each number of `Match.observation` at `players`, in order:
         "players[seat 1].coins", "board grid[b2].owner=seat 0", "cards[red #2] in hand", ..."""
-        return self.observation_layout(players).legend()
+        return self._observation_layout(players).legend()
 
-    def observation_layout(self, players: int):
+    def _observation_layout(self, players: int):
         layout = self._layouts.get(players)
         if layout is None:
             from .play.tensor import Layout  # here: playing needs no layout
@@ -223,7 +223,7 @@ class Match:
         OpenSpiel adapter's observation_tensor)."""
         if not 0 <= seat < self.players:
             raise ValueError(f"seat {seat}: the game has seats 0..{self.players - 1}")
-        return self.game.observation_layout(self.players).observe(self.machine, seat)
+        return self.game._observation_layout(self.players).observe(self.machine, seat)
 
     def digest(self) -> str:
         """A short hash of the whole state, as transcripts record it after each choice."""

@@ -94,9 +94,7 @@ class SeatObserver:
             return
         play = state.play
         if play.seen is None:  # set-up waits for chance: nothing is seen yet
-            self.tensor[:] = 0.0
-            self.tensor[self.layout.observer + player] = 1.0
-            self.tensor[self.layout.to_move + self.layout.players] = 1.0
+            self.tensor[:] = self.layout.unseen(player)
         elif play.event is not None:  # chance: what the last step left, no one to move
             self.tensor[:] = self.layout.encode(play.seen.world(), player)
         elif play.run:  # a simultaneous node: no one seat to move; a member's own decision

@@ -248,12 +248,17 @@ class Layout:
             return self.encode(machine.w, seat)
         return self.encode(machine.w, seat, d.seat, d.name if d.seat == seat else None)
 
-    def encode(self, w, seat: int, to_move: int | None = None, decision: str | None = None) -> list:
-        """Seat `seat`'s view of World `w`, as `size` floats: `to_move` the seat a decision
-        waits for (None: no one seat), `decision` the name of the one waiting for `seat`."""
+    def unseen(self, seat: int, to_move: int | None = None) -> list:
+        """The vector of a seat that sees nothing yet (before set-up): who observes, who moves."""
         out = [0.0] * self.size
         out[self.observer + seat] = 1.0
         out[self.to_move + (self.players if to_move is None else to_move)] = 1.0
+        return out
+
+    def encode(self, w, seat: int, to_move: int | None = None, decision: str | None = None) -> list:
+        """Seat `seat`'s view of World `w`, as `size` floats: `to_move` the seat a decision
+        waits for (None: no one seat), `decision` the name of the one waiting for `seat`."""
+        out = self.unseen(seat, to_move)
         if decision is not None:
             out[self.decision + self.decisions.get(decision, len(self.decisions))] = 1.0
         self._write_fields(out, self.shared_at, self.shared_row, w.shared)

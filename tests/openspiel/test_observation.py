@@ -115,3 +115,13 @@ def test_a_q_learner_on_the_tensors_learns_to_beat_random_play_at_tic_tac_toe():
         play(True)
     wins = sum(play(False) > 0 for _ in range(300)) / 300
     assert wins > 0.8
+
+
+def test_before_set_up_ends_a_seat_sees_only_itself():
+    """Kuhn poker's set-up waits for the deal (chance): nothing is seen yet."""
+    game = load_game(str(EXAMPLES / "kuhn_poker.game"))
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.play.seen is None
+    got = state.observation_tensor(1)
+    layout = game.layout
+    assert [i for i, x in enumerate(got) if x] == [layout.observer + 1, layout.to_move + 2]

@@ -67,11 +67,17 @@ class ActionSpace:
         return ids
 
 
+def statements(game) -> list:
+    """The rules and triggers as the checker and compiler see them: sugar lowered (a
+    `window` is `may`s in a loop), each node typed."""
+    return [*game.model.rules.values(), *game.model.triggers.values()]
+
+
 def label_vocabulary(game, numbers: bool = True) -> list:
     """Every label the game can offer that is known before play, sorted; the numbers
     0..100 only where a decision may offer numbers (`numbers`)."""
     program, labels = game.program, {"pass", "none", "yes", "no"}
-    for node in ast.walk(game.loaded.decls):
+    for node in ast.walk(statements(game)):
         if isinstance(node, ast.Menu):
             labels.update(o.label for o in node.options)
         elif isinstance(node, ast.May):
@@ -95,7 +101,7 @@ def offered_kinds(game) -> set:
     one untyped): every other decision offers labels the rules' text names (menu and `may`
     labels, "pass", a walk's spaces)."""
     kinds = set()
-    for node in ast.walk(game.loaded.decls):
+    for node in ast.walk(statements(game)):
         if isinstance(node, ast.Choose):
             t = node.source.note.type
             elem = elem_of(t) if t is not None else None

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 
 from ..syntax import ast
+from .actions import statements
 
 
 class _Place:
@@ -68,7 +69,7 @@ class Layout:
         self.size = 0
         self.observer = self._piece("observer", (players,))
         self.to_move = self._piece("to_move", (players + 1,))
-        self.decisions = _one_hot(decision_names(compiled.loaded.decls))
+        self.decisions = _one_hot(decision_names(statements(compiled)))
         self.decision = self._piece("decision", (len(self.decisions) + 1,))
         self.shared_row, width = self._fields(self.model.shared_fields, 0)
         self.shared_at = self._piece("shared", (width,))
@@ -330,11 +331,12 @@ def _seen(visibility: str, key, seat: int, count: int) -> int:
     return 1 if visibility == "top" else 0
 
 
-def decision_names(decls) -> list:
-    """The names the rules give decisions, sorted: a statement's `as "..."` label, a
-    `choose`'s variable where it has none, and the names a decision without one takes."""
+def decision_names(rules) -> list:
+    """The names `rules` (actions.statements) give decisions, sorted: a statement's
+    `as "..."` label, a `choose`'s variable where it has none, and the names a decision
+    without one takes."""
     names = {"choice", "route"}  # a menu's and a walk's fork's name without `as`
-    for node in ast.walk(decls):
+    for node in ast.walk(rules):
         if isinstance(node, ast.Stmt):
             label = getattr(node, "label", None)
             if isinstance(label, str):

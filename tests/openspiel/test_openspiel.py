@@ -322,3 +322,15 @@ def test_the_action_space_holds_numbers_and_hashed_ids_only_where_a_choice_may_o
     prices = prices_game(tmp_path, 20)  # a choice of numbers: 0..100 named, then 101..9,999, then hashed ids
     assert prices.label_ids["5"] < len(prices.labels) and prices.actions.overflow == 512
     assert prices.num_distinct_actions() == len(prices.labels) + 9_899 + 512
+
+
+def test_a_windows_label_is_a_named_action(tmp_path):
+    """A `window` is lowered to `may`s before the checker: its label is in the vocabulary
+    (the action space once missed it, and with no hashed ids refused the decision)."""
+    path = tmp_path / "window.game"
+    path.write_text('game "W" players 2..2\nrule flow() {\n  window q in players as "respond" { end "r" winner q }\n'
+                    '  end "nobody" draw\n}\n')
+    game = load_game(str(path))
+    assert "respond" in game.label_ids and game.actions.overflow == 0
+    state = game.new_initial_state()
+    assert sorted(state.action_to_string(0, a) for a in state.legal_actions()) == ["pass", "respond"]

@@ -6,6 +6,7 @@ import random
 import pytest
 
 import ruledsl
+from ruledsl.play.actions import statements
 from ruledsl.play.tensor import Layout, decision_names
 from ruledsl.runtime.machine import Machine, RandomChance
 from support import ROOT, repository_game, repository_game_files, text_program
@@ -219,9 +220,9 @@ def test_the_legend_names_every_number_once(tmp_path):
 
 def test_decision_names_come_from_the_rules_text(tmp_path):
     text_program(tmp_path, 'rule flow() {\n  choose x from 1..2 by seat(0)\n  choose y from 1..2 by seat(0) as "pick"\n'
-                           '  may seat(1) "dance" { }\n  end "e" draw\n}\n')
-    names = decision_names(ruledsl.load(str(tmp_path / "t.game")).compiled.loaded.decls)
-    assert {"x", "pick", "dance", "choice", "route"} <= set(names) and names == sorted(names)
+                           '  may seat(1) "dance" { }\n  window q in players as "respond" { }\n  end "e" draw\n}\n')
+    names = decision_names(statements(ruledsl.load(str(tmp_path / "t.game")).compiled))
+    assert {"x", "pick", "dance", "respond", "choice", "route"} <= set(names) and names == sorted(names)
 
 
 def test_the_apis_observation_is_the_layouts():

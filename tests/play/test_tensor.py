@@ -4,12 +4,16 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import ruledsl
+from ruledsl.errors import GameRuntimeError
+from ruledsl.pipeline import load_game
 from ruledsl.play.actions import statements
 from ruledsl.play.tensor import Layout, decision_names
 from ruledsl.runtime.machine import Machine, RandomChance
-from support import ROOT, repository_game, repository_game_files, text_program
+from random_programs import programs
+from support import ROOT, FixedChance, repository_game, repository_game_files, text_program
 
 SHIPPED = sorted(p.relative_to(ROOT).as_posix() for p in repository_game_files()
                  if p.relative_to(ROOT).parts[0] in ("games", "examples"))  # every shipped game and variant
@@ -236,3 +240,22 @@ def test_the_apis_observation_is_the_layouts():
     assert game.observation_legend(2) == Layout(game.compiled, 2).legend() and len(game.observation_legend(2)) == len(vector)
     with pytest.raises(ValueError, match="seats 0..1"):
         match.observation(2)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(programs())
+def test_random_programs_views_have_the_layouts_length_and_a_name_for_each_number(text):
+    """Whatever a game declares (zones per card, per space or per enum, card fields,
+    optional fields of every kind), every seat's view at every decision fits its layout."""
+    compiled = load_game("r.game", files={"r.game": text})
+    layout = Layout(compiled, 3)
+    assert len(layout.legend()) == layout.size
+    try:
+        m = Machine(compiled.program, 3, FixedChance([3, 5, 1, 6, 2, 4] * 8), fast=True)
+        while m.pending is not None and m.steps < 30:
+            for seat in range(3):
+                assert len(layout.observe(m, seat)) == layout.size
+            m.choose_index(m.steps * 7 % len(m.pending.labels))
+    except GameRuntimeError:
+        pass  # a random program's rule may fail: the views before it were checked

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 
-from ..check.types import elem_of
+from ..check.types import Binding, elem_of
 from ..syntax import ast
 
 NUMBERS = range(0, 101)  # number labels with ids of their own, among the known labels
 MORE_NUMBERS = range(101, 10_000)  # number labels with ids after the known labels, by value (a price, a bid)
 OVERFLOW = 512  # hashed ids for any other label; a decision may offer at most this many such labels
 NAMED_KINDS = frozenset({"player", "card", "bool", "space", "enum"})  # values labelled by names the vocabulary has
+SMALL = "small int"  # the kind of a choice among numbers within NUMBERS (`choose n from 1..min(3, p.stash)`)
 
 
 class ActionSpace:
@@ -26,9 +27,9 @@ class ActionSpace:
 
     def __init__(self, compiled):
         kinds = offered_kinds(compiled)
-        self.labels = label_vocabulary(compiled, numbers="int" in kinds)
+        self.labels = label_vocabulary(compiled, numbers=bool({"int", SMALL} & kinds))
         self.more_numbers = MORE_NUMBERS if "int" in kinds else range(0)
-        self.overflow = OVERFLOW if kinds - NAMED_KINDS else 0
+        self.overflow = OVERFLOW if kinds - NAMED_KINDS - {SMALL} else 0
         self.label_ids = {label: i for i, label in enumerate(self.labels)}
         for n in self.more_numbers:  # "101" -> the first id after the known labels, and so on
             self.label_ids.setdefault(str(n), len(self.labels) + n - MORE_NUMBERS.start)
@@ -98,15 +99,51 @@ def label_vocabulary(game, numbers: bool = True) -> list:
 
 def offered_kinds(game) -> set:
     """The kinds of value `choose` may offer (types.T kinds; "any" where the checker left
-    one untyped): every other decision offers labels the rules' text names (menu and `may`
-    labels, "pass", a walk's spaces)."""
+    one untyped; SMALL for a range of numbers within NUMBERS): every other decision offers
+    labels the rules' text names (menu and `may` labels, "pass", a walk's spaces)."""
     kinds = set()
     for node in ast.walk(statements(game)):
         if isinstance(node, ast.Choose):
             t = node.source.note.type
             elem = elem_of(t) if t is not None else None
-            kinds.add("any" if elem is None else elem.kind)
+            kind = "any" if elem is None else elem.kind
+            kinds.add(SMALL if kind == "int" and within_numbers(game, node.source) else kind)
     return kinds
+
+
+def within_numbers(game, source) -> bool:
+    """Whether a choice's source is a range whose every number is in NUMBERS, by its shape."""
+    if not isinstance(source, ast.Range):
+        return False
+    lo, hi = least(game, source.lo), most(game, source.hi)
+    return lo is not None and hi is not None and lo >= NUMBERS.start and hi < NUMBERS.stop
+
+
+def most(game, e) -> int | None:
+    """The most a number can be, where its shape tells: a literal, a constant, the `min` of
+    anything one of whose arguments is bounded, the `size` of a zone (its card set's cards);
+    None where it can't tell."""
+    if isinstance(e, ast.Int):
+        return e.value
+    if isinstance(e, ast.Name) and e.note.binding is Binding.CONST and e.name in game.model.consts:
+        return most(game, game.model.consts[e.name].value)
+    if isinstance(e, ast.Call) and e.name == "min":
+        bounds = [b for b in (most(game, a) for a in e.args) if b is not None]
+        return min(bounds) if bounds else None
+    if isinstance(e, ast.Call) and e.name == "size" and len(e.args) == 1:
+        t = e.args[0].note.type
+        if t is not None and t.kind == "zone" and t.name in game.program.cardset_ids:
+            return len(game.program.cardset_ids[t.name])
+    return None
+
+
+def least(game, e) -> int | None:
+    """The least a number can be, where its shape tells (a literal, a constant); else None."""
+    if isinstance(e, ast.Int):
+        return e.value
+    if isinstance(e, ast.Name) and e.note.binding is Binding.CONST and e.name in game.model.consts:
+        return least(game, game.model.consts[e.name].value)
+    return None
 
 
 def label_hash(label: str) -> int:

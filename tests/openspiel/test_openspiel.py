@@ -319,7 +319,7 @@ def test_the_action_space_holds_numbers_and_hashed_ids_only_where_a_choice_may_o
         legal = state.legal_actions()
         assert max(legal) < game.num_distinct_actions()
         state.apply_action(legal[rng.randint(len(legal))])
-    prices = prices_game(tmp_path, 20)  # a choice of numbers: 0..100 named, then 101..9,999, then hashed ids
+    prices = prices_game(tmp_path, 200)  # numbers past 100: 0..100 named, then 101..9,999, then hashed ids
     assert prices.label_ids["5"] < len(prices.labels) and prices.actions.overflow == 512
     assert prices.num_distinct_actions() == len(prices.labels) + 9_899 + 512
 
@@ -334,3 +334,23 @@ def test_a_windows_label_is_a_named_action(tmp_path):
     assert "respond" in game.label_ids and game.actions.overflow == 0
     state = game.new_initial_state()
     assert sorted(state.action_to_string(0, a) for a in state.legal_actions()) == ["pass", "respond"]
+
+
+@pytest.mark.parametrize("top,small", [("3", True), ("100", True), ("101", False), ("2 + 1", False)])
+def test_a_range_of_numbers_bounded_by_its_shape_needs_no_number_region(tmp_path, top, small):
+    """`choose n from 1..min(TOP, p.coins)`: a literal, a constant, the min of a bounded
+    argument bound it; a bound past 100 or one the shape does not tell keeps the regions."""
+    path = tmp_path / "range.game"
+    path.write_text(f'game "R" players 2..2\nconst TOP = {top}\nplayer {{ coins: int = 7 }}\n'
+                    'rule flow() {\n  for p in players { choose n from 1..min(TOP, p.coins) by p as "how many"\n'
+                    '    p.coins -= n }\n  end "done" draw\n}\n')
+    game = load_game(str(path))
+    assert ("101" in game.label_ids, game.actions.overflow) == ((False, 0) if small else (True, 512))
+    state = game.new_initial_state()
+    labels = sorted(state.action_to_string(0, a) for a in state.legal_actions())
+    assert labels == sorted(str(n) for n in range(1, min(7, eval(top)) + 1))
+
+
+def test_mafialands_action_space_is_its_names_and_numbers_to_100():
+    game = load_game(str(GAMES / "mafialand.game"), players=3)
+    assert game.num_distinct_actions() < 300 and "100" in game.label_ids and "101" not in game.label_ids

@@ -354,3 +354,10 @@ def test_a_range_of_numbers_bounded_by_its_shape_needs_no_number_region(tmp_path
 def test_mafialands_action_space_is_its_names_and_numbers_to_100():
     game = load_game(str(GAMES / "mafialand.game"), players=3)
     assert game.num_distinct_actions() < 300 and "100" in game.label_ids and "101" not in game.label_ids
+
+
+def test_a_variant_that_raises_the_bound_gets_the_number_regions_back(tmp_path):
+    path = tmp_path / "big_gambles.game"
+    path.write_text('extends "ruledsl:mafialand"\n\noverride const MAX_GAMBLE = 500\n')
+    game = load_game(str(path), players=3)
+    assert "101" in game.label_ids and game.actions.overflow == 512

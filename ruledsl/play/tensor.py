@@ -39,11 +39,15 @@ from .actions import statements
 
 class _Place:
     """How one value is written: at `offset` within a row, a number (`index` None) or
-    one-hot (`index`: value -> place, over `width` places, `names` naming each place)."""
-    __slots__ = ("offset", "width", "index", "names")
+    one-hot (`index`: value -> place, among `names`, one for each place)."""
+    __slots__ = ("offset", "index", "names")
 
-    def __init__(self, offset: int, width: int = 1, index: dict | None = None, names: list | None = None):
-        self.offset, self.width, self.index, self.names = offset, width, index, names
+    def __init__(self, offset: int, index: dict | None = None, names: list | None = None):
+        self.offset, self.index, self.names = offset, index, names
+
+    @property
+    def width(self) -> int:
+        return 1 if self.names is None else len(self.names)
 
     def write(self, out: list, at: int, value):
         if self.index is None:
@@ -121,24 +125,27 @@ class Layout:
 
     def _type_place(self, ref: ast.TypeRef, offset: int) -> _Place:
         t = self.model.resolve_type(ref)
-        kind = t.kind if t is not None else "int"
+        return _Place(offset) if t is None else self._value_place(t.kind, t.name, offset)
+
+    def _value_place(self, kind: str, name: str | None, offset: int) -> _Place:
+        """A value of a kind (and enum, board or card set `name`): one-hot by seat, enum
+        value, space or card label; a number otherwise."""
         if kind == "player":
             names = [f"seat {s}" for s in range(self.players)]
-            index = _one_hot(range(self.players))
-        elif kind == "enum":
-            names = list(self.model.enums[t.name])
-            index = _one_hot(names)
+            return _Place(offset, _one_hot(range(self.players)), names)
+        if kind == "enum":
+            names = list(self.model.enums[name])
         elif kind == "space":
-            names = list(self.model.boards[t.name].spaces)
-            index = _one_hot(names)
+            names = list(self.model.boards[name].spaces)
         elif kind == "card":
-            index = self._set_labels(t.name)
+            index = self._set_labels(name)
             names = [""] * (max(index.values(), default=-1) + 1)
             for c, k in index.items():
                 names[k] = names[k] or self.program.cards[c].label
+            return _Place(offset, index, names)
         else:
             return _Place(offset)
-        return _Place(offset, len(names), index, names)
+        return _Place(offset, _one_hot(names), names)
 
     def _fields(self, decls: dict, offset: int) -> tuple:
         """({field: its place}, the row's width) for field declarations, after `offset` places."""
@@ -149,31 +156,23 @@ class Layout:
         return places, offset
 
     def _zone_places(self) -> tuple:
-        """({zone name: (its one-hot place, the place of its key)}, a card row's width):
-        the zones' declarations first, then one region per kind of key, then the top."""
+        """({zone name: (its one-hot place, the place of its key or None)}, a card row's
+        width): the zones' declarations first, then one place per kind of key (a seat, an
+        enum value or a space one-hot; a zone per card by the number of that card's label
+        in its set, from 1), then the top."""
         p = self.program
         names = list(p.zones)
-        regions: dict = {}  # what zones are per -> (start, index)
+        self.key_places: dict = {}  # what zones are per -> the place of their keys
         offset = len(names)
         for name in names:
             per = p.zones[name].per
-            if per is None or per in regions:
+            if per is None or per in self.key_places:
                 continue
-            if per == "player":
-                index = _one_hot(range(self.players))
-            elif per in p.enums:
-                index = _one_hot(p.enums[per])
-            elif per in p.cardset_ids:
-                index = None  # a number: the key card's label in its set, from 1
-            else:
-                index = _one_hot(p.boards[per].spaces)
-            regions[per] = (offset, index)
-            offset += 1 if index is None else len(index)
-        places = {}
-        for i, name in enumerate(names):
-            per = p.zones[name].per
-            places[name] = (i, regions.get(per))
-        self.key_regions = regions
+            kind = "player" if per == "player" else "enum" if per in p.enums else "number" \
+                if per in p.cardset_ids else "space"
+            place = self.key_places[per] = self._value_place(kind, per, offset)
+            offset += place.width
+        places = {name: (i, self.key_places.get(p.zones[name].per)) for i, name in enumerate(names)}
         self.top_place = offset
         return places, offset + 1
 
@@ -220,12 +219,12 @@ class Layout:
             at = self.cards_at + row * self.card_width
             for zone, (number, _) in self.zone_places.items():
                 names[at + number] = f"cards[{label}] in {zone}"
-            for per, (start, index) in self.key_regions.items():
-                if index is None:
-                    names[at + start] = f"cards[{label}] under the card of label number (per {per})"
+            for per, place in self.key_places.items():
+                if place.names is None:
+                    names[at + place.offset] = f"cards[{label}] per {per}: the number of its card's label"
                 else:
-                    for value, k in index.items():
-                        names[at + start + k] = f"cards[{label}] per {per}={seats[value] if per == 'player' else value}"
+                    for k, value in enumerate(place.names):
+                        names[at + place.offset + k] = f"cards[{label}] per {per}={value}"
             names[at + self.top_place] = f"cards[{label}] on top"
         for key, places in self.shown.items():
             for (attr, value), k in places.items():
@@ -307,19 +306,15 @@ class Layout:
                         out[self.shown_at + shown[(a, str(attrs.get(a)))]] += 1.0
 
     def _write_cards(self, out: list, filled: dict, key, cards):
-        zone_number, region = self.zone_places[key[0]]
+        zone_number, key_place = self.zone_places[key[0]]
         for place, c in enumerate(cards):
             first, _ = self.label_groups[c]
             row = first + filled.get(first, 0)
             filled[first] = filled.get(first, 0) + 1
             at = self.cards_at + row * self.card_width
             out[at + zone_number] = 1.0
-            if region is not None:
-                start, index = region
-                if index is None:
-                    out[at + start] = float(self.label_groups[key[1]][1] + 1)
-                else:
-                    out[at + start + index[key[1]]] = 1.0
+            if key_place is not None:  # a zone per card: the number of that card's label, from 1
+                key_place.write(out, at, key[1] if key_place.index is not None else self.label_groups[key[1]][1] + 1)
             if place == 0:
                 out[at + self.top_place] = 1.0
 

@@ -50,6 +50,8 @@ def test_every_view_has_the_layouts_length_and_its_pieces_tile_it(path):
         assert start == at, name
         at += len(piece(layout, [0.0] * layout.size, name))
     assert at == layout.size
+    names = layout.legend()
+    assert len(set(names)) == len(names) == layout.size and "" not in names  # a name of its own for each
     for m, seat in playout_views(compiled, players, seed=3, decisions=40):
         vector = layout.observe(m, seat)
         assert len(vector) == layout.size

@@ -88,10 +88,21 @@ class SeatObserver:
         self.tensor = np.zeros(0 if self.layout is None else self.layout.size, np.float32)
         self.dict = {} if self.layout is None else \
             {name: self.tensor[start:start + math.prod(shape)].reshape(shape) for name, shape, start in self.layout.pieces}
+        self.at_start: dict = {}  # seat -> its tensor at the game's start (set_from)
 
     def set_from(self, state, player):
         if self.layout is None:
             return
+        if "play" not in state.__dict__:  # a state no step has touched: the game's start, the same every time
+            start = self.at_start.get(player)  # (pyspiel makes such a state for each tensor it is asked for)
+            if start is None:
+                self._set_from(state, player)
+                start = self.at_start[player] = self.tensor.copy()
+            self.tensor[:] = start
+            return
+        self._set_from(state, player)
+
+    def _set_from(self, state, player):
         play = state.play
         if play.seen is None:  # set-up waits for chance: nothing is seen yet
             self.tensor[:] = self.layout.unseen(player)

@@ -106,3 +106,12 @@ def test_goals_reports_every_goal_with_a_verdict(capsys):
     assert all(re.fullmatch(r"[\d.]+x: (within|out of) reach|.* not installed", row[4]) for row in rows[1:4])
     assert all(len(row) == 4 for row in rows[4:])  # (no floor cell but the ratio goals')
     assert rows[-1][1:] == ["its test passes", "parsed once", "met"]
+
+
+def test_rl_env_races_ruledsl_against_openspiel_through_the_rl_environment(capsys):
+    pytest.importorskip("pyspiel")
+    import rl_env
+    rl_env.main(["--seconds", "0.4", "--games", "50", "--only", "kuhn_poker"])
+    out = capsys.readouterr().out
+    assert "kuhn_poker through rl_environment" in out and "episodes/s" in out
+    assert "ruledsl/OpenSpiel C++ = " in out and "outcomes agree" in out

@@ -125,3 +125,17 @@ def test_before_set_up_ends_a_seat_sees_only_itself():
     got = state.observation_tensor(1)
     layout = game.layout
     assert [i for i, x in enumerate(got) if x] == [layout.observer + 1, layout.to_move + 2]
+
+
+def test_a_state_no_step_touched_shows_the_games_start_each_time():
+    """pyspiel makes a new state for each tensor it is asked for; the observer writes the
+    start it worked out once (and a state asked first, then played, shows its own view)."""
+    game = load_game(str(EXAMPLES / "tic_tac_toe.game"))
+    fresh = [game.new_initial_state().observation_tensor(seat) for seat in (0, 1)]
+    for seat in (0, 1):
+        state = game.new_initial_state()
+        assert state.observation_tensor(seat) == fresh[seat]
+        assert fresh[seat] == pytest.approx(game.layout.observe(state.play.machine, seat))
+    state.apply_action(state.legal_actions()[0])
+    assert state.observation_tensor(0) != fresh[0]
+    assert state.observation_tensor(0) == pytest.approx(game.layout.observe(state.play.machine, 0))

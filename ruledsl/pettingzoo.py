@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 
 from .pipeline import load_game
 from .play.actions import ActionSpace
-from .play.mcts import seat_returns
+from .play.mcts import check_returns, seat_returns
 from .play.tensor import Layout
 from .runtime.machine import Machine, RandomChance
 from .syntax import shipped
@@ -53,8 +53,7 @@ class RuledslEnv(AECEnv):
     def __init__(self, game: str, players: int | None = None, returns: str = "win",
                  max_steps: int = DEFAULT_MAX_STEPS, render_mode: str | None = None):
         super().__init__()
-        if returns not in ("win", "score"):
-            raise ValueError(f"returns={returns!r}: use 'win' or 'score'")
+        check_returns(returns)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: use 'ansi' or None")
         path = shipped.resolve(str(game))

@@ -25,7 +25,7 @@ import pyspiel
 
 from ..pipeline import load_game as load_ruledsl
 from ..play.actions import ActionSpace
-from ..play.mcts import seat_returns
+from ..play.mcts import check_returns, seat_returns
 from ..play.tensor import Layout
 from ..syntax import ast
 from .chance import node_outcomes
@@ -81,9 +81,7 @@ class RuledslGame(pyspiel.Game):
         if not program.min_players <= self.players <= program.max_players:
             raise ValueError(f"{program.title} takes {program.min_players} to {program.max_players} players, "
                              f"not {self.players}")
-        self.returns_mode = str(params.get("returns", "win"))
-        if self.returns_mode not in ("win", "score"):
-            raise ValueError(f"returns={self.returns_mode!r}: use 'win' or 'score'")
+        self.returns_mode = check_returns(str(params.get("returns", "win")))
         self.max_steps = int(params.get("max_steps", DEFAULT_MAX_STEPS))
         self.simultaneous = bool(params.get("simultaneous", False))
         self.layout = Layout(self.ruledsl, self.players)  # the observation tensor's (play/tensor.py)

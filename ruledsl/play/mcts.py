@@ -163,6 +163,16 @@ def shares(winners, n: int) -> list:
     return [win if s in winners else lose for s in range(n)]
 
 
+RETURNS = ("win", "score")  # the modes of seat_returns
+
+
+def check_returns(mode: str) -> str:
+    """`mode` if seat_returns knows it; else ValueError, naming the modes."""
+    if mode not in RETURNS:
+        raise ValueError(f"returns={mode!r}: use 'win' or 'score'")
+    return mode
+
+
 def seat_returns(result, players: int, mode: str) -> list:
     """What a finished game (`result`) is worth to each seat, as the RL adapters pay it:
     "win", the winners share +1 and the others -1 (0 for all without a winner, or with

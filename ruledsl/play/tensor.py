@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 
+from ..runtime.world import sees_every_face
 from ..syntax import ast
 from .actions import statements
 
@@ -320,8 +321,9 @@ class Layout:
 
 
 def _seen(visibility: str, key, seat: int, count: int) -> int:
-    """How many of a zone's cards, from its top, seat `seat` sees (World.show_zone's rule)."""
-    if visibility == "public" or (visibility == "owner" and key[1] == seat):
+    """How many of a zone's cards, from its top, seat `seat` sees the faces of (as
+    World.show_zone shows them)."""
+    if sees_every_face(visibility, key, seat):
         return count
     return 1 if visibility == "top" else 0
 

@@ -297,8 +297,7 @@ class World:
         p = self.program
         zone = p.zones[key[0]]
         vis = zone.visibility
-        sees_all = seat is None or vis == "public" or (vis == "owner" and key[1] == seat)
-        if sees_all:
+        if sees_every_face(vis, key, seat):
             return [p.cards[c].label for c in cards]
         if vis == "top":
             return {"count": len(cards), "top": p.cards[cards[0]].label if cards else None}
@@ -377,3 +376,9 @@ def canonical_json(data) -> bytes:
         import json  # (here only: a check imports no json)
         out = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
     return out
+
+
+def sees_every_face(visibility: str, key, seat: int | None) -> bool:
+    """Whether seat `seat` (None: the whole table) sees the face of every card of the zone
+    `key` of that visibility; else it sees how many, and with `top` the top card's face."""
+    return seat is None or visibility == "public" or (visibility == "owner" and key[1] == seat)
